@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { HEADERS, toLanguage, translate } from '@console/contract';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import './http/context.ts';
+import { envelope } from './http/envelope.ts';
+import { AppError } from './http/errors.ts';
+import { describeIssues } from './http/validation.ts';
+import { accessHook } from './http/access.ts';
+import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { smsRoutes } from './modules/sms/routes.ts';
+import { enterpriseRoutes } from './modules/enterprises/routes.ts';
+import { platformRoutes } from './modules/platform/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { VERSION } from './version.ts';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** Defaults to the local provider (log + sms_outbox table). */
+  sms?: SmsProvider;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the API server without listening: main.ts listens, tests use inject(). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+  });
+  app.decorate('db', database.db);
+  app.decorateRequest('language', 'en-US');
+  app.decorateRequest('user', null);
+  app.decorateRequest('tokenHash', null);
+  app.decorateRequest('enterprise', null);
+
+  // Inputs are checked by the contract's zod schemas; issues keep their input so the error
+  // handler can word them in the caller's language.
+  app.setValidatorCompiler(({ schema }) => (data) => {
+    const parsed = (schema as z.ZodType).safeParse(data, { reportInput: true });
+    if (parsed.success) return { value: parsed.data };
+    return { error: Object.assign(new Error('invalid input'), { issues: parsed.error.issues }) };
+  });
+  // Response schemas document the API; answers are plain JSON.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: config.bodyLimit, fields: 200 },
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Pipeline risk monitoring console API',
+        version: VERSION,
+        description:
+          'Every answer is {success, code, message, result, timestamp}. Send the token in the Access-Token header, ' +
+          'the current enterprise in Enterprise-Id and the language (zh-CN or en-US) in Accept-Language.',
+      },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: HEADERS.token },
+          enterprise: { type: 'apiKey', in: 'header', name: HEADERS.enterprise },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  // The docs are public; every other route says who may call it (see http/access.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: { auth: 'public' } };
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('onRequest', async (request) => {
+    request.language = toLanguage(request.headers['accept-language']);
+  });
+  app.addHook('onRequest', accessHook);
+
+  app.setErrorHandler((error: FastifyError & { issues?: z.core.$ZodIssue[] }, request, reply) => {
+    const lang = request.language;
+    if (error instanceof AppError) {
+      return reply
+        .code(error.status)
+        .send(envelope(false, error.status, translate(error.messageKey, lang, error.params), error.result));
+    }
+    if (error.issues) {
+      return reply.code(400).send(envelope(false, 400, describeIssues(error.issues, lang), null));
+    }
+    if (error.statusCode === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.code(413).send(envelope(false, 413, translate('error.tooLarge', lang), null));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Malformed JSON, unsupported media type and the like: the body could not be read.
+      return reply.code(error.statusCode).send(envelope(false, error.statusCode, translate('error.badBody', lang), null));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(envelope(false, 500, translate('error.internal', lang), null));
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { database });
+      await api.register(authRoutes);
+      await api.register(smsRoutes, { sms: options.sms ?? localSmsProvider(database.db, app.log) });
+      await api.register(enterpriseRoutes, { prefix: '/enterprise' });
+      await api.register(platformRoutes, { prefix: '/platform' });
+      api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
+        ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION }),
+      }));
+    },
+    { prefix: '/api' },
+  );
+
+  const hasConsole = existsSync(join(config.webDist, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      setHeaders(reply, path) {
+        // Hashed build assets never change; index.html must always be fresh.
+        reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path === '/api' || path.startsWith('/api/') || !hasConsole || request.method !== 'GET') {
+      return reply.code(404).send(envelope(false, 404, translate('notFound.route', request.language), null));
+    }
+    // History-mode routing: every other path is a console route.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

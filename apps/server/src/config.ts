@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres://... to use a PostgreSQL server; unset for embedded PGlite. */
+  databaseUrl?: string;
+  /** Where embedded PGlite keeps its files (and, later, uploads). */
+  dataDir: string;
+  /** Built console to serve; unset or missing folder means API only. */
+  webDist: string;
+  /** ICP filing number shown in the console footer. */
+  icpNumber: string;
+  /** Body size limit in bytes. */
+  bodyLimit: number;
+  logLevel: string;
+  /** Trust X-Forwarded-For from a load balancer (TRUST_PROXY=true), for the sign-in lockout by address. */
+  trustProxy: boolean;
+}
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`PORT: not a valid port: ${env.PORT}`);
+  if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+    throw new Error('DATABASE_URL: must start with postgres:// or postgresql://');
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR ?? resolve(ROOT, 'data')),
+    webDist: resolve(env.WEB_DIST ?? resolve(ROOT, 'apps/web/dist')),
+    icpNumber: env.ICP_NUMBER ?? '京ICP备00000000号',
+    bodyLimit: Number(env.BODY_LIMIT_MB ?? 200) * 1024 * 1024,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}

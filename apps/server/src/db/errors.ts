@@ -1,0 +1,7 @@
+/** The constraint a unique violation hit (PostgreSQL code 23505), on pg and on PGlite alike. */
+export function uniqueViolation(error: unknown): string | null {
+  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as never) {
+    if (e.code === '23505') return e.constraint ?? 'unique';
+  }
+  return null;
+}

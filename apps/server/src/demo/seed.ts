@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { creditCodeCheckChar } from '@console/contract';
+import type { Db } from '../db/client.ts';
+import { enterprises, memberships, users } from '../db/schema.ts';
+import { hashPassword } from '../modules/auth/crypto.ts';
+
+/** Every demo account signs in with this password. */
+export const DEMO_PASSWORD = 'Demo123456';
+
+/** A valid unified social credit code from a 17-character body. */
+const creditCode = (body: string) => body + creditCodeCheckChar(body);
+
+export const DEMO_ENTERPRISES = {
+  water: { name: '杭州滨江水务有限公司', creditCode: creditCode('91330108MA2B00001'), status: 'verified' },
+  gas: { name: '杭州滨江燃气有限公司', creditCode: creditCode('91330108MA2B00002'), status: 'verified' },
+  drainage: { name: '杭州钱塘排水有限公司', creditCode: creditCode('91330114MA2B00003'), status: 'pending' },
+} as const;
+
+/** Demo accounts: who they are and where they belong. */
+export const DEMO_USERS = [
+  { username: 'admin', realname: '王建国', phone: '13800000001', note: 'admin of the water utility', roles: { water: 'admin' } },
+  { username: 'member', realname: '李娜', phone: '13800000002', note: 'member of the water utility', roles: { water: 'member' } },
+  { username: 'viewer', realname: '张伟', phone: '13800000003', note: 'viewer of the water utility', roles: { water: 'viewer' } },
+  {
+    username: 'both',
+    realname: '陈静',
+    phone: '13800000004',
+    note: 'member of the water utility and admin of the gas utility',
+    roles: { water: 'member', gas: 'admin' },
+  },
+  { username: 'newcomer', realname: '刘洋', phone: '13800000005', note: 'registrant of the unverified drainage company', roles: { drainage: 'admin' } },
+  { username: 'platform', realname: '平台管理员', phone: '13800000006', note: 'platform administrator', roles: {}, isPlatformAdmin: true },
+] as const;
+
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
+  return Number(row.count) === 0;
+}
+
+/** Seeds the deterministic demo in one transaction: all of it or nothing. */
+export async function seedDemo(db: Db): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.transaction(async (tx) => {
+    const enterpriseIds: Record<string, number> = {};
+    for (const [key, e] of Object.entries(DEMO_ENTERPRISES)) {
+      const [row] = await tx
+        .insert(enterprises)
+        .values({
+          name: e.name,
+          creditCode: e.creditCode,
+          contact: '王建国',
+          contactPhone: '13800000001',
+          address: '浙江省杭州市滨江区江南大道 1 号',
+          status: e.status,
+          decidedAt: e.status === 'verified' ? new Date() : null,
+        })
+        .returning({ id: enterprises.id });
+      enterpriseIds[key] = row.id;
+    }
+    for (const u of DEMO_USERS) {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          username: u.username,
+          realname: u.realname,
+          phone: u.phone,
+          passwordHash,
+          isPlatformAdmin: 'isPlatformAdmin' in u ? u.isPlatformAdmin : false,
+        })
+        .returning({ id: users.id });
+      for (const [key, role] of Object.entries(u.roles)) {
+        await tx.insert(memberships).values({ enterpriseId: enterpriseIds[key], userId: user.id, role, status: 'active' });
+      }
+      if (u.username === 'newcomer') {
+        await tx.update(enterprises).set({ createdBy: user.id }).where(sql`${enterprises.id} = ${enterpriseIds.drainage}`);
+      }
+    }
+  });
+}
+
+/** How to sign in, printed by the start command. */
+export function demoSignInText(url: string): string {
+  const lines = DEMO_USERS.map((u) => `    ${u.username.padEnd(10)} ${u.note}`);
+  return [
+    `Console: ${url}`,
+    `Sign in with one of the demo accounts, password ${DEMO_PASSWORD}:`,
+    ...lines,
+    `API docs: ${url}/api/docs`,
+  ].join('\n');
+}

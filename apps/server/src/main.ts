@@ -1,0 +1,36 @@
+import { readConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { openConfiguredDatabase } from './db/open.ts';
+import { demoSignInText, isEmpty, seedDemo } from './demo/seed.ts';
+
+const config = readConfig();
+const database = await openConfiguredDatabase(config);
+const seeded = await isEmpty(database.db);
+if (seeded) await seedDemo(database.db);
+
+const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  try {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+console.log(
+  `\nPipeline risk monitoring console is running on ${where}${seeded ? ', demo data seeded' : ''}.\n` +
+    demoSignInText(`http://localhost:${config.port}`) +
+    '\n',
+);

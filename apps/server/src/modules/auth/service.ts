@@ -1,0 +1,128 @@
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { accessTokens, loginFailures, loginKeys, users } from '../../db/schema.ts';
+import type { SessionUser } from '../../http/context.ts';
+import { randomPrintable, randomToken, sha256 } from './crypto.ts';
+
+/** Token lifetime, the spec's 7 days. */
+export const TOKEN_TTL_MS = 604_800_000;
+/** A one-time login key lives 2 minutes. */
+export const LOGIN_KEY_TTL_MS = 120_000;
+/** 5 failures within 15 minutes lock sign-in for 15 minutes. */
+export const LOCKOUT = { failures: 5, windowMs: 15 * 60_000 };
+
+export async function createLoginKey(db: Db) {
+  const row = {
+    id: randomToken(),
+    key: randomPrintable(16),
+    iv: randomPrintable(16),
+    expiresAt: new Date(Date.now() + LOGIN_KEY_TTL_MS),
+  };
+  await db.insert(loginKeys).values(row);
+  // Old keys are useless: drop them as we go so the table stays small.
+  await db.delete(loginKeys).where(sql`${loginKeys.expiresAt} < now() - interval '1 hour'`);
+  return row;
+}
+
+/** Takes the key for one use: a second call with the same id finds nothing. */
+export async function consumeLoginKey(db: Db, id: string): Promise<{ key: string; iv: string } | null> {
+  const [row] = await db
+    .update(loginKeys)
+    .set({ usedAt: new Date() })
+    .where(and(eq(loginKeys.id, id), isNull(loginKeys.usedAt), gt(loginKeys.expiresAt, new Date())))
+    .returning({ key: loginKeys.key, iv: loginKeys.iv });
+  return row ?? null;
+}
+
+type Subject = { scope: 'username' | 'address'; subject: string };
+const subjects = (username: string, address: string): Subject[] => [
+  { scope: 'username', subject: username.toLowerCase() },
+  { scope: 'address', subject: address },
+];
+
+/** Seconds until sign-in is allowed again for this username or address; 0 when not locked. */
+export async function lockoutSeconds(db: Db, username: string, address: string): Promise<number> {
+  const since = new Date(Date.now() - LOCKOUT.windowMs);
+  let until = 0;
+  for (const { scope, subject } of subjects(username, address)) {
+    const rows = await db
+      .select({ failedAt: loginFailures.failedAt })
+      .from(loginFailures)
+      .where(and(eq(loginFailures.scope, scope), eq(loginFailures.subject, subject), gt(loginFailures.failedAt, since)))
+      .orderBy(sql`${loginFailures.failedAt} desc`)
+      .limit(LOCKOUT.failures);
+    if (rows.length >= LOCKOUT.failures) {
+      // Locked for 15 minutes from the failure that reached the limit.
+      until = Math.max(until, rows[0].failedAt.getTime() + LOCKOUT.windowMs);
+    }
+  }
+  return until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : 0;
+}
+
+export async function recordLoginFailure(db: Db, username: string, address: string) {
+  await db.insert(loginFailures).values(subjects(username, address));
+}
+
+export async function clearLoginFailures(db: Db, username: string, address: string) {
+  for (const { scope, subject } of subjects(username, address)) {
+    await db.delete(loginFailures).where(and(eq(loginFailures.scope, scope), eq(loginFailures.subject, subject)));
+  }
+  await db.delete(loginFailures).where(sql`${loginFailures.failedAt} < now() - interval '1 day'`);
+}
+
+export async function findUserByUsername(db: Db, username: string) {
+  const [user] = await db.select().from(users).where(eq(users.username, username)).limit(1);
+  return user ?? null;
+}
+
+/** Issues a new opaque token; only its hash is stored. */
+export async function issueToken(db: Db, userId: number): Promise<string> {
+  const token = randomToken();
+  await db.insert(accessTokens).values({
+    userId,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + TOKEN_TTL_MS),
+  });
+  return token;
+}
+
+/** The user behind a token, or null when it is unknown, expired or revoked. */
+export async function resolveToken(db: Db, token: string): Promise<SessionUser | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      realname: users.realname,
+      avatar: users.avatar,
+      isPlatformAdmin: users.isPlatformAdmin,
+    })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(
+      and(
+        eq(accessTokens.tokenHash, sha256(token)),
+        isNull(accessTokens.revokedAt),
+        gt(accessTokens.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeToken(db: Db, tokenHash: string) {
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)));
+}
+
+export async function revokeAllTokens(db: Db, userId: number) {
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)));
+  await db
+    .delete(accessTokens)
+    .where(and(eq(accessTokens.userId, userId), or(sql`${accessTokens.expiresAt} < now()`, sql`${accessTokens.revokedAt} < now() - interval '30 days'`)));
+}
+

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import CryptoJS from 'crypto-js';
+import pg from 'pg';
+import { eq, desc } from 'drizzle-orm';
+import { readConfig } from '../config.ts';
+import { buildApp } from '../app.ts';
+import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
+import { smsOutbox } from '../db/schema.ts';
+import { DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
+
+export { DEMO_PASSWORD };
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * A server on a fresh database with the demo seeded: embedded in-memory PGlite, or a new
+ * database created on the PostgreSQL server of TEST_DATABASE_URL and dropped afterwards.
+ */
+export async function createTestApp(): Promise<TestApp> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
+  if (serverUrl) {
+    const name = `console_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    };
+  }
+  const database = await openDatabase({ databaseUrl, dataDir: null });
+  await migrateDatabase(database);
+  await seedDemo(database.db);
+  const config = { ...readConfig({}), webDist: '/nonexistent' };
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDatabase();
+    },
+  };
+}
+
+/** Encrypts the password as the spec's console does with crypto-js. */
+export function encryptPassword(password: string, key: string, iv: string): string {
+  return CryptoJS.AES.encrypt(password, CryptoJS.enc.Utf8.parse(key), {
+    iv: CryptoJS.enc.Utf8.parse(iv),
+    mode: CryptoJS.mode.CBC,
+    padding: CryptoJS.pad.ZeroPadding,
+  }).toString();
+}
+
+export function cookieOf(response: LightMyRequestResponse, name: string): string | undefined {
+  return response.cookies.find((c) => c.name === name)?.value;
+}
+
+/** Signs in the way the console does: key, encrypt, form-encoded post. Returns the raw answer. */
+export async function loginResponse(
+  app: FastifyInstance,
+  username: string,
+  password = DEMO_PASSWORD,
+  headers: Record<string, string> = {},
+) {
+  const keyResponse = await app.inject({ method: 'GET', url: '/api/getEncryptedString', headers });
+  const { key, iv } = keyResponse.json().result;
+  return app.inject({
+    method: 'POST',
+    url: '/api/checkLogin',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    cookies: { login_key: cookieOf(keyResponse, 'login_key')! },
+    payload: new URLSearchParams({ username, password: encryptPassword(password, key, iv) }).toString(),
+  });
+}
+
+/** Signs in and returns the token; fails the test if sign-in fails. */
+export async function login(app: FastifyInstance, username: string, password = DEMO_PASSWORD): Promise<string> {
+  const response = await loginResponse(app, username, password);
+  const body = response.json();
+  if (!body.success) throw new Error(`login of ${username} failed: ${body.message}`);
+  return body.result.token;
+}
+
+/** A request as a signed-in user, optionally in an enterprise. */
+export function as(app: FastifyInstance, token: string, enterpriseId?: number) {
+  return (options: InjectOptions) =>
+    app.inject({
+      ...options,
+      headers: {
+        'Access-Token': token,
+        ...(enterpriseId ? { 'Enterprise-Id': String(enterpriseId) } : {}),
+        ...(options.headers ?? {}),
+      },
+    });
+}
+
+/** The last code the local SMS provider wrote for this phone. */
+export async function lastSmsCode(database: Database, phone: string): Promise<string> {
+  const [row] = await database.db
+    .select({ body: smsOutbox.body })
+    .from(smsOutbox)
+    .where(eq(smsOutbox.phone, phone))
+    .orderBy(desc(smsOutbox.id))
+    .limit(1);
+  const match = row?.body.match(/\d{6}/);
+  if (!match) throw new Error(`no sms for ${phone}`);
+  return match[0];
+}
+
+/** Ids of the demo enterprises, by name key. */
+export async function demoEnterpriseIds(app: FastifyInstance): Promise<{ water: number; gas: number; drainage: number }> {
+  const token = await login(app, 'both');
+  const list = (await as(app, token)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result as {
+    id: number;
+    enterpriseName: string;
+  }[];
+  const token2 = await login(app, 'newcomer');
+  const pending = (await as(app, token2)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+  return { water: list[0].id, gas: list[1].id, drainage: pending[0].id };
+}
