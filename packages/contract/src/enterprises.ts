@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { creditCode, id, numberList, optionalText, phone, requiredText } from './fields.ts';
+import { creditCode, id, numberList, optionalBody, optionalText, phone, requiredText } from './fields.ts';
 import { ROLES } from './permissions.ts';
 
 /** GET /api/enterprise/getUserEnterprises: one row per enterprise the user belongs to. */
@@ -30,14 +30,14 @@ export const enterpriseSearchQuery = z.object({ name: z.string().trim().max(100)
 export const applyJoinBody = z.object({ enterpriseId: id, message: optionalText(500) });
 
 export const roleBody = z.object({ role: z.enum(ROLES) });
-export const approveBody = z.object({ role: z.enum(ROLES).default('member') });
+export const approveBody = optionalBody(z.object({ role: z.enum(ROLES).default('member') }));
 export const idParams = z.object({ id });
 export const userIdParams = z.object({ userId: id });
 
 export const pendingQuery = z.object({
   status: z.enum(['pending', 'verified', 'rejected', 'all']).default('pending'),
 });
-export const rejectBody = z.object({ reason: optionalText(500) });
+export const rejectBody = optionalBody(z.object({ reason: optionalText(500) }));
 
 export const MAP_SERVICE_TYPES = ['ArcGIS', 'WMTS', 'XYZ', 'none'] as const;
 export const SRIDS = [4326, 3857] as const;

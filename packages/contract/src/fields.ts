@@ -79,3 +79,6 @@ export const creditCode = z
   .trim()
   .transform((v) => v.toUpperCase())
   .refine(isValidCreditCode, { message: 'field.creditCode.format' });
+
+/** A body that may be left out entirely: missing means all defaults. */
+export const optionalBody = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => v ?? {}, schema);

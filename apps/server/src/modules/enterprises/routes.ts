@@ -133,10 +133,10 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
     '/joinRequests/:id/approve',
     {
       config: { access: { auth: 'enterprise', permission: ['users', 'edit'] } },
-      schema: { tags, summary: 'Approve a join request with a role (member by default)', params: idParams, body: approveBody.optional() },
+      schema: { tags, summary: 'Approve a join request with a role (member by default)', params: idParams, body: approveBody },
     },
     async (request) => {
-      const role = request.body?.role ?? 'member';
+      const role = request.body.role;
       await service.decideJoinRequest(db, requireEnterprise(request).id, request.params.id, requireUser(request).id, { approve: true, role });
       return ok(request, null);
     },

@@ -28,9 +28,9 @@ export const platformRoutes: FastifyPluginAsync = async (app) => {
 
   api.post(
     '/enterprises/:id/reject',
-    { config, schema: { tags, summary: 'Reject a pending enterprise', params: idParams, body: rejectBody.optional() } },
+    { config, schema: { tags, summary: 'Reject a pending enterprise', params: idParams, body: rejectBody } },
     async (request) => {
-      await decideEnterprise(app.db, request.params.id, 'rejected', request.body?.reason);
+      await decideEnterprise(app.db, request.params.id, 'rejected', request.body.reason);
       return ok(request, null);
     },
   );
