@@ -6,15 +6,18 @@ import { currentEnterprise } from '../modules/enterprises/service.ts';
 import type { Access } from './context.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 
-/** Routes say who may call them in config.access; without it a signed-in user is required. */
-const DEFAULT_ACCESS: Access = { auth: 'user' };
+/** API routes say who may call them in config.access; without it a signed-in user is required. */
+const DEFAULT_API_ACCESS: Access = { auth: 'user' };
+const PUBLIC: Access = { auth: 'public' };
 
 /**
  * Runs before every route: resolves the token, then the current enterprise (Enterprise-Id
  * header, checked against the caller's memberships) and the route's permission.
  */
 export async function accessHook(request: FastifyRequest) {
-  const access = request.routeOptions.config?.access ?? (request.routeOptions.url ? DEFAULT_ACCESS : { auth: 'public' });
+  const url = request.routeOptions.url ?? '';
+  // Console files and the history-mode fallback are public; the console signs in through the API.
+  const access = request.routeOptions.config?.access ?? (url.startsWith('/api/') ? DEFAULT_API_ACCESS : PUBLIC);
   if (access.auth === 'public') return;
 
   const token = request.headers[HEADERS.token.toLowerCase()];
