@@ -35,7 +35,7 @@ describe('GET /api/getEncryptedString', () => {
     expect(response.statusCode).toBe(200);
     expect(key).toMatch(/^[\x21-\x7e]{16}$/);
     expect(iv).toMatch(/^[\x21-\x7e]{16}$/);
-    const cookie = response.cookies.find((c) => c.name === 'login_key');
+    const cookie = response.cookies.find((c: { name: string }) => c.name === 'login_key') as { httpOnly?: boolean; maxAge?: number } | undefined;
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.maxAge).toBe(120);
     const second = await getKey();
