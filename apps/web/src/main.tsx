@@ -1,5 +1,8 @@
+import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './locales/index.ts';
+import './app/global.css';
 import { App } from './app/App.tsx';
 
 createRoot(document.getElementById('root')!).render(

@@ -1,0 +1,156 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Grid, Tooltip } from 'antd';
+import { SettingOutlined } from '@ant-design/icons';
+import { ProLayout } from '@ant-design/pro-layout';
+import { useTranslation } from 'react-i18next';
+import { AvatarDropdown } from '../../components/AvatarDropdown.tsx';
+import { EnterpriseDropdown } from '../../components/EnterpriseDropdown.tsx';
+import { GlobalFooter } from '../../components/GlobalFooter.tsx';
+import { MultiTab } from '../../components/MultiTab.tsx';
+import { SelectLang } from '../../components/SelectLang.tsx';
+import { SettingsDrawer } from '../../components/SettingsDrawer.tsx';
+import { useSession } from '../../stores/session.ts';
+import { PRIMARY_COLORS, useSettings } from '../../stores/settings.ts';
+import type { MenuItem } from '../../stores/menus.ts';
+import { useRouteMeta } from '../RootRoute.tsx';
+import './layout.css';
+
+const DARK_NAV = '#001529';
+
+export interface ConsoleLayoutProps {
+  /** Menu entries; none for layouts without a menu. */
+  menus?: MenuItem[];
+  /** Shown at the left of the header actions (e.g. a link back to project management). */
+  headerExtra?: ReactNode;
+  /** Subtitle after the product title. */
+  subtitle?: string;
+  /** Content without padding (full-map workspaces). */
+  fullBleed?: boolean;
+}
+
+/** Hides the fixed header while scrolling down when autoHideHeader is on. */
+function useAutoHideHeader(enabled: boolean) {
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    if (!enabled) return setHidden(false);
+    let last = window.scrollY;
+    const onScroll = () => {
+      const y = window.scrollY;
+      setHidden(y > last && y > 64);
+      last = y;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [enabled]);
+  return hidden;
+}
+
+/** The frame of every signed-in page: ProLayout with header actions, tabs, content and footer. */
+export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: ConsoleLayoutProps) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const settings = useSettings();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const meta = useRouteMeta();
+  const screens = Grid.useBreakpoint();
+  const [drawer, setDrawer] = useState(false);
+  const isMobile = screens.md === false;
+  const headerHidden = useAutoHideHeader(settings.fixedHeader && settings.autoHideHeader);
+
+  useEffect(() => {
+    if (settings.isMobile !== isMobile) useSettings.setState({ isMobile });
+  }, [isMobile, settings.isMobile]);
+
+  const dark = settings.theme === 'dark';
+  const primary = PRIMARY_COLORS[settings.primaryColor];
+  const layout = settings.layout === 'sidemenu' ? 'side' : 'top';
+  // Mobile width: the menu collapses and the content goes fluid.
+  const contentWidth = isMobile || layout === 'side' ? 'Fluid' : settings.contentWidth;
+  const hasMenu = Boolean(menus && menus.length);
+
+  const translate = (items: MenuItem[]): MenuItem[] =>
+    items.map((item) => ({ ...item, name: t(item.name), children: item.children ? translate(item.children) : undefined }));
+
+  return (
+    <div className={`console-layout${headerHidden ? ' header-hidden' : ''}${fullBleed ? ' full-bleed' : ''}`} data-testid="console-layout" data-layout={settings.layout} data-theme={settings.theme} data-content-width={contentWidth}>
+      <ProLayout
+        title={t('app.title')}
+        logo="/logo.svg"
+        layout={layout}
+        navTheme="light"
+        contentWidth={contentWidth}
+        fixedHeader={settings.fixedHeader}
+        fixSiderbar={layout === 'side' && settings.fixedSidebar}
+        collapsed={isMobile ? true : settings.sideCollapsed}
+        onCollapse={(sideCollapsed) => !isMobile && settings.update({ sideCollapsed })}
+        breakpoint={false}
+        location={{ pathname: location.pathname }}
+        route={{ path: '/', routes: hasMenu ? translate(menus!) : [] }}
+        menu={{ locale: false }}
+        menuRender={hasMenu ? undefined : false}
+        siderWidth={208}
+        token={{
+          colorPrimary: primary,
+          header: dark
+            ? {
+                colorBgHeader: DARK_NAV,
+                colorBgScrollHeader: DARK_NAV,
+                colorHeaderTitle: '#fff',
+                colorTextMenu: 'rgba(255,255,255,0.75)',
+                colorTextMenuSecondary: 'rgba(255,255,255,0.65)',
+                colorTextMenuSelected: '#fff',
+                colorTextMenuActive: '#fff',
+                colorBgMenuItemSelected: primary,
+                colorBgMenuItemHover: 'rgba(255,255,255,0.08)',
+                colorTextRightActionsItem: 'rgba(255,255,255,0.85)',
+                colorBgRightActionsItemHover: 'rgba(255,255,255,0.12)',
+              }
+            : { colorBgHeader: '#fff', colorBgScrollHeader: '#fff' },
+          sider: dark
+            ? {
+                colorMenuBackground: DARK_NAV,
+                colorTextMenu: 'rgba(255,255,255,0.75)',
+                colorTextMenuSecondary: 'rgba(255,255,255,0.65)',
+                colorTextMenuSelected: '#fff',
+                colorTextMenuActive: '#fff',
+                colorTextMenuItemHover: '#fff',
+                colorTextMenuTitle: '#fff',
+                colorTextSubMenuSelected: '#fff',
+                colorBgMenuItemSelected: primary,
+                colorBgMenuItemHover: 'rgba(255,255,255,0.08)',
+                colorTextCollapsedButton: 'rgba(255,255,255,0.65)',
+                colorMenuItemDivider: 'rgba(255,255,255,0.15)',
+              }
+            : { colorMenuBackground: '#fff' },
+          pageContainer: fullBleed ? { paddingInlinePageContainerContent: 0, paddingBlockPageContainerContent: 0 } : undefined,
+        }}
+        headerTitleRender={(logo, title) => (
+          <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8 }} data-testid="header-title">
+            {logo}
+            {!isMobile && title}
+            {subtitle && !isMobile && <span className="layout-subtitle">{subtitle}</span>}
+          </Link>
+        )}
+        menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
+        actionsRender={() => [
+          headerExtra ? <span key="extra">{headerExtra}</span> : null,
+          <EnterpriseDropdown key="enterprise" />,
+          <AvatarDropdown key="avatar" />,
+          <SelectLang key="lang" />,
+          <Tooltip key="settings" title={t('header.settings')}>
+            <SettingOutlined data-testid="open-settings" onClick={() => setDrawer(true)} style={{ padding: '0 8px' }} />
+          </Tooltip>,
+        ]}
+        footerRender={() => (meta?.hideFooter ? null : <GlobalFooter />)}
+      >
+        {settings.multiTab && <MultiTab />}
+        <div className="layout-content">
+          {/* Remounting on an enterprise switch reloads the page's data for the new enterprise. */}
+          <Outlet key={enterpriseID ?? 'none'} />
+        </div>
+      </ProLayout>
+      <SettingsDrawer open={drawer} onClose={() => setDrawer(false)} />
+    </div>
+  );
+}

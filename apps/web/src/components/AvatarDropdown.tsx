@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Avatar, Dropdown, Modal } from 'antd';
+import { InfoCircleOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../stores/session.ts';
+import { ChangePasswordModal } from './ChangePasswordModal.tsx';
+
+/** Avatar menu: change password, production introduction, logout (with confirmation). */
+export function AvatarDropdown() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const name = useSession((s) => s.name || s.info?.realname || '');
+  const avatar = useSession((s) => s.avatar);
+  const [changing, setChanging] = useState(false);
+
+  const confirmLogout = () =>
+    Modal.confirm({
+      title: t('header.logoutTitle'),
+      content: t('header.logoutContent'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await useSession.getState().logout();
+        navigate('/user/login');
+      },
+    });
+
+  return (
+    <>
+      <Dropdown
+        placement="bottomRight"
+        menu={{
+          items: [
+            { key: 'password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('menu.account.changePassword')}</span> },
+            { key: 'intro', icon: <InfoCircleOutlined />, label: t('menu.productionIntroduction') },
+            { type: 'divider' },
+            { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="menu-logout">{t('menu.account.logout')}</span> },
+          ],
+          onClick: ({ key }) => {
+            if (key === 'password') setChanging(true);
+            if (key === 'intro') navigate('/system/productionIntroduction');
+            if (key === 'logout') confirmLogout();
+          },
+        }}
+      >
+        <span data-testid="avatar-menu" style={{ cursor: 'pointer', padding: '0 8px', display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+          <Avatar size="small" src={avatar || undefined} icon={<UserOutlined />} />
+          <span data-testid="header-realname">{name}</span>
+        </span>
+      </Dropdown>
+      <ChangePasswordModal open={changing} onClose={() => setChanging(false)} />
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { Form, Input, message, Modal } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { authApi } from '../api/auth.ts';
+import { errorMessage } from '../api/http.ts';
+import { useSession } from '../stores/session.ts';
+import { useClickGuard } from './GuardedButton.tsx';
+import { useState } from 'react';
+
+interface Values {
+  passwordOld: string;
+  passwordNew: string;
+  confirm: string;
+}
+
+/** Change password (spec section 5): success clears the token and user info and reloads. */
+export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const allowClick = useClickGuard();
+
+  const submit = async () => {
+    if (!allowClick()) return;
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      const response = await authApi.changPassword({ passwordOld: values.passwordOld, passwordNew: values.passwordNew });
+      if (!response.success) {
+        message.warning(response.message);
+        return;
+      }
+      message.success(response.message);
+      useSession.getState().clearSession();
+      window.location.reload();
+    } catch (error) {
+      message.warning(errorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('account.changePassword')}
+      okText={t('common.submit')}
+      cancelText={t('common.cancel')}
+      confirmLoading={saving}
+      onOk={submit}
+      onCancel={() => {
+        form.resetFields();
+        onClose();
+      }}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" name="changePassword">
+        <Form.Item name="passwordOld" label={t('account.oldPassword')} rules={[{ required: true, message: t('account.oldPlaceholder') }]}>
+          <Input.Password placeholder={t('account.oldPlaceholder')} autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item
+          name="passwordNew"
+          label={t('account.newPassword')}
+          rules={[
+            { required: true, message: t('account.newRequired') },
+            { pattern: /^[A-Za-z0-9]+$/, message: t('account.lettersDigits') },
+            { min: 6, message: t('account.tooShort') },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t('account.confirmPassword')}
+          dependencies={['passwordNew']}
+          rules={[
+            { required: true, message: t('account.confirmRequired') },
+            ({ getFieldValue }) => ({
+              validator: (_, value) =>
+                !value || value === getFieldValue('passwordNew') ? Promise.resolve() : Promise.reject(new Error(t('account.different'))),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

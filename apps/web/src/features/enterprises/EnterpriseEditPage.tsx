@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { Alert, Card, Descriptions, Form, message, Skeleton, Tag } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { EnterpriseProfileInput } from '@console/contract';
+import { enterpriseApi } from '../../api/enterprises.ts';
+import { errorMessage } from '../../api/http.ts';
+import { useActionVisible } from '../../components/Authorized.tsx';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { useSession } from '../../stores/session.ts';
+import { EnterpriseProfileFields } from './enterpriseFields.tsx';
+
+/** The current enterprise's profile: everyone reads it, those allowed to edit change it. */
+export default function EnterpriseEditPage() {
+  const { t } = useTranslation();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const canEdit = useActionVisible('edit');
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<EnterpriseProfileInput>();
+  const profile = useQuery({ queryKey: ['enterprise', enterpriseID, 'info'], queryFn: enterpriseApi.info });
+  const data = profile.data?.result;
+  useEffect(() => {
+    if (data) form.setFieldsValue({ ...data, description: data.description ?? undefined });
+  }, [data, form]);
+  const save = useMutation({
+    mutationFn: enterpriseApi.updateInfo,
+    onSuccess: (response) => {
+      message.success(response.message);
+      void queryClient.invalidateQueries({ queryKey: ['enterprise', enterpriseID] });
+      void useSession.getState().loadEnterprises();
+    },
+    onError: (error) => message.error(errorMessage(error)),
+  });
+
+  if (profile.isError) return <Alert type="error" showIcon message={errorMessage(profile.error)} />;
+  if (!data) return <Skeleton active />;
+  return (
+    <Card title={t('menu.enterpriseEdit')} data-testid="enterprise-profile">
+      <Descriptions column={{ xs: 1, md: 2 }} style={{ marginBottom: 24 }}>
+        <Descriptions.Item label={t('enterprise.field.enterpriseName')}>
+          <span data-testid="profile-name">{data.enterpriseName}</span>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('enterprise.field.status')}>
+          <Tag color="green">{t(`enterprise.apply.status.${data.status}`)}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('enterprise.field.creditCode')}>{data.creditCode}</Descriptions.Item>
+        <Descriptions.Item label={t('enterprise.field.contact')}>
+          {data.contact} {data.contactPhone}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('enterprise.field.address')}>{data.address}</Descriptions.Item>
+      </Descriptions>
+      {canEdit && (
+        <Form form={form} layout="vertical" style={{ maxWidth: 560 }} onFinish={(values) => save.mutate(values)} data-testid="profile-form">
+          <EnterpriseProfileFields />
+          <GuardedButton type="primary" htmlType="submit" loading={save.isPending} data-testid="profile-save">
+            {t('common.save')}
+          </GuardedButton>
+        </Form>
+      )}
+    </Card>
+  );
+}

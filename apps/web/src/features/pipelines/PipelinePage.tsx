@@ -1,0 +1,7 @@
+import { useTranslation } from 'react-i18next';
+import { PageShell } from '../../components/PageShell.tsx';
+
+export default function PipelinePage() {
+  const { t } = useTranslation();
+  return <PageShell description={t('page.pipeLine')} />;
+}
