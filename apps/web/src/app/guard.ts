@@ -48,6 +48,8 @@ export async function guardLoader({ request }: LoaderFunctionArgs) {
     throw redirect(keepRedirect ? `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}` : LOGIN_PATH);
   }
   if (url.pathname === LOGIN_PATH) throw redirect(DEFAULT_PATH);
+  // The failure page is where a failed load ends: loading again there would loop.
+  if (name === '404') return null;
 
   if (useSession.getState().enterprises === null) {
     try {

@@ -118,7 +118,7 @@ const enUS = {
       forgot: 'Forgot password',
       register: 'Register an account',
       welcome: 'Welcome',
-      welcomeBack: 'welcome back',
+      greetingText: '{{greeting}}, welcome back',
       greeting: {
         morning: 'Good morning',
         forenoon: 'Good morning',

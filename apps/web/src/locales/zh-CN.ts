@@ -120,7 +120,7 @@ const zhCN: Messages = {
       forgot: '忘记密码',
       register: '注册账户',
       welcome: '欢迎',
-      welcomeBack: '欢迎回来',
+      greetingText: '{{greeting}}，欢迎回来',
       greeting: {
         morning: '早上好',
         forenoon: '上午好',

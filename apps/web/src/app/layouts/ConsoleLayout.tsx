@@ -79,7 +79,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         logo="/logo.svg"
         layout={layout}
         navTheme="light"
-        contentWidth={contentWidth}
+        // The header always spans the window; a fixed content width applies to the content below.
+        contentWidth="Fluid"
         fixedHeader={settings.fixedHeader}
         fixSiderbar={layout === 'side' && settings.fixedSidebar}
         collapsed={isMobile ? true : settings.sideCollapsed}
@@ -145,7 +146,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         footerRender={() => (meta?.hideFooter ? null : <GlobalFooter />)}
       >
         {settings.multiTab && <MultiTab />}
-        <div className="layout-content">
+        <div className={`layout-content${contentWidth === 'Fixed' ? ' layout-content-fixed' : ''}`}>
           {/* Remounting on an enterprise switch reloads the page's data for the new enterprise. */}
           <Outlet key={enterpriseID ?? 'none'} />
         </div>

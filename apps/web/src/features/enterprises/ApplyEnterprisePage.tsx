@@ -64,7 +64,12 @@ function RegisterEnterprise() {
     },
     onError: (error) => message.error(errorMessage(error)),
   });
-  if (done) return <Result status="success" title={done} subTitle={t('enterprise.apply.registered')} data-testid="register-enterprise-done" />;
+  if (done)
+    return (
+      <div data-testid="register-enterprise-done">
+        <Result status="success" title={done} subTitle={t('enterprise.apply.registered')} />
+      </div>
+    );
   return (
     <Form form={form} layout="vertical" style={{ maxWidth: 560 }} onFinish={(values) => register.mutate(values)}>
       <EnterpriseProfileFields />

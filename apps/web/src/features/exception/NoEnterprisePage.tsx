@@ -9,9 +9,9 @@ export default function NoEnterprisePage() {
   const navigate = useNavigate();
   const pendingName = useSession((s) => s.unVerifiedEnterpriseName);
   return (
+    <div data-testid="no-enterprise">
     <Result
       status="403"
-      data-testid="no-enterprise"
       title={t('exception.noEnterpriseTitle')}
       subTitle={
         <>
@@ -34,5 +34,6 @@ export default function NoEnterprisePage() {
         </Button>,
       ]}
     />
+    </div>
   );
 }

@@ -28,7 +28,7 @@ export default function LoginPage() {
       setTimeout(() => {
         notification.success({
           message: `${t('user.login.welcome')} ${info.realname}`,
-          description: `${t(`user.login.greeting.${greetingPeriod()}`)}，${t('user.login.welcomeBack')}`,
+          description: t('user.login.greetingText', { greeting: t(`user.login.greeting.${greetingPeriod()}`) }),
         });
       }, 1000);
     } catch (failure) {

@@ -6,9 +6,9 @@ export default function RegisterResultPage() {
   const { t } = useTranslation();
   const username = (useLocation().state as { username?: string } | null)?.username ?? '';
   return (
+    <div data-testid="register-result">
     <Result
       status="success"
-      data-testid="register-result"
       title={t('user.registerResult.title', { username })}
       subTitle={t('user.registerResult.description')}
       extra={[
@@ -20,5 +20,6 @@ export default function RegisterResultPage() {
         </Link>,
       ]}
     />
+    </div>
   );
 }

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+import CryptoJS from 'crypto-js';
+import { E2E_BASE_URL, E2E_LOG } from './server.ts';
+
+export const PASSWORD = 'Demo123456';
+
+/** Signs in through the login form and waits for the console. */
+export async function signIn(page: Page, username: string, password = PASSWORD, path = '/user/login') {
+  await page.goto(path);
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('console-layout').or(page.getByTestId('no-enterprise'))).toBeVisible();
+}
+
+/** The API as the spec's client uses it, for arranging server state in a test. */
+export async function apiLogin(username: string, password = PASSWORD): Promise<string> {
+  const keyResponse = await fetch(`${E2E_BASE_URL}/api/getEncryptedString`);
+  const cookie = keyResponse.headers.get('set-cookie')!.split(';')[0];
+  const { key, iv } = (await keyResponse.json()).result;
+  const encrypted = CryptoJS.AES.encrypt(password, CryptoJS.enc.Utf8.parse(key), {
+    iv: CryptoJS.enc.Utf8.parse(iv),
+    mode: CryptoJS.mode.CBC,
+    padding: CryptoJS.pad.ZeroPadding,
+  }).toString();
+  const response = await fetch(`${E2E_BASE_URL}/api/checkLogin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: new URLSearchParams({ username, password: encrypted }),
+  });
+  const body = await response.json();
+  if (!body.success) throw new Error(`login ${username}: ${body.message}`);
+  return body.result.token;
+}
+
+export async function api<T = unknown>(token: string, method: string, path: string, body?: Record<string, unknown>, enterpriseId?: number) {
+  const response = await fetch(`${E2E_BASE_URL}/api${path}`, {
+    method,
+    headers: {
+      'Access-Token': token,
+      ...(enterpriseId ? { 'Enterprise-Id': String(enterpriseId) } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await response.json()) as { success: boolean; message: string; result: T };
+}
+
+/** The latest SMS code the local provider wrote for this phone (server log copy of the outbox). */
+export async function smsCode(phone: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const lines = readFileSync(E2E_LOG, 'utf8').split('\n').filter((l) => l.includes(`"phone":"${phone}"`) && l.includes('"sms"'));
+    const match = lines.at(-1)?.match(/"sms":"[^"]*?(\d{6})/);
+    if (match) return match[1];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no sms for ${phone}`);
+}
+
+/** Ids of the demo enterprises by name fragment, as seen by `username`. */
+export async function enterpriseIds(username: string) {
+  const token = await apiLogin(username);
+  return (await api<{ id: number; enterpriseName: string }[]>(token, 'GET', '/enterprise/getUserEnterprises')).result;
+}
