@@ -1,0 +1,157 @@
+import { expect, test } from '@playwright/test';
+import { api, apiLogin, enterpriseIds, signIn } from './helpers.ts';
+
+const FOOTER_HIDDEN = ['/project/list', '/enterprise/map', '/settlement', '/leak', '/risk/construction', '/risk/riskProne'];
+const FOOTER_SHOWN = ['/enterprise/edit', '/enterprise/users', '/enterprise/pipeLine', '/weather', '/project/info', '/platform/saocom', '/system/productionIntroduction'];
+
+test.describe('layouts', () => {
+  test('document title, header realname and the footer on each listed route', async ({ page }) => {
+    await signIn(page, 'admin');
+    await expect(page).toHaveTitle('Projects - Urban Underground Pipeline Risk Monitoring System');
+    await expect(page.getByTestId('header-realname')).toHaveText('王建国');
+    for (const path of FOOTER_HIDDEN) {
+      await page.goto(path);
+      await expect(page.getByTestId('page-shell').or(page.getByTestId('enterprise-profile'))).toBeVisible();
+      await expect(page.getByTestId('global-footer'), path).toHaveCount(0);
+    }
+    for (const path of FOOTER_SHOWN) {
+      await page.goto(path);
+      await expect(page.getByTestId('global-footer'), path).toBeVisible();
+    }
+    await expect(page.getByTestId('footer-icp')).toHaveText('京ICP备00000000号');
+    for (const [key, text] of [
+      ['notice', 'Keep your account to yourself'],
+      ['about', 'helps water, gas, drainage and heat utilities'],
+      ['contact', 'Service hotline'],
+    ]) {
+      await page.getByTestId(`footer-${key}`).click();
+      await expect(page.getByTestId('footer-dialog-text')).toContainText(text);
+      await page.locator('.ant-modal-close').click();
+      await expect(page.getByTestId('footer-dialog-text')).toBeHidden();
+    }
+  });
+
+  test('the enterprise header shows loading, then the current enterprise; project layouts link back', async ({ page }) => {
+    await signIn(page, 'both');
+    await page.goto('/enterprise/edit');
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/Loading/);
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/杭州滨江水务有限公司/);
+    await page.goto('/project/info');
+    await expect(page.getByTestId('back-to-projects')).toBeVisible();
+    await page.goto('/project/poiControl');
+    await page.getByTestId('back-to-projects').click();
+    await expect(page).toHaveURL(/\/project\/list$/);
+    await expect(page.getByTestId('back-to-projects')).toHaveCount(0);
+  });
+
+  test('switching enterprise reloads the page for the new one, and leaves /project/info for the list', async ({ page }) => {
+    const [water, gas] = await enterpriseIds('both');
+    await signIn(page, 'both');
+    await page.goto('/enterprise/edit');
+    await expect(page.getByTestId('profile-name')).toHaveText('杭州滨江水务有限公司');
+    // A member does not get the edit form in the water utility.
+    await expect(page.getByTestId('profile-form')).toHaveCount(0);
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/杭州滨江水务有限公司/);
+    await page.getByTestId('enterprise-header').click();
+    await page.getByTestId(`enterprise-option-${gas.id}`).click();
+    await expect(page.getByTestId('profile-name')).toHaveText('杭州滨江燃气有限公司');
+    await expect(page.locator('.layout-content').getByText('杭州滨江水务有限公司')).toHaveCount(0);
+    // As the gas utility's admin the edit form appears.
+    await expect(page.getByTestId('profile-form')).toBeVisible();
+    await expect(page).toHaveURL(/\/enterprise\/edit$/);
+    expect(await page.evaluate(() => [sessionStorage.getItem('enterpriseID'), sessionStorage.getItem('enterpriseRole')])).toEqual([String(gas.id), 'admin']);
+
+    await page.goto('/project/info');
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/杭州滨江燃气有限公司/);
+    await page.getByTestId('enterprise-header').click();
+    await page.getByTestId(`enterprise-option-${water.id}`).click();
+    await expect(page).toHaveURL(/\/project\/list$/);
+    await expect(page.getByTestId('shell-enterprise')).toHaveText('杭州滨江水务有限公司');
+  });
+
+  test('logout asks for confirmation and clears the session', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.getByTestId('avatar-menu').hover();
+    await page.getByTestId('menu-logout').click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(/\/user\/login$/);
+    const stored = await page.evaluate(() => [localStorage.getItem('Access-Token'), localStorage.getItem('Login_Userinfo'), sessionStorage.getItem('enterpriseID')]);
+    expect(stored).toEqual([null, null, null]);
+    await page.goto('/project/list');
+    await expect(page).toHaveURL(/\/user\/login/);
+  });
+
+  test('the avatar menu leads to the production introduction', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.getByTestId('avatar-menu').hover();
+    await page.getByText('Product introduction').click();
+    await expect(page).toHaveURL(/\/system\/productionIntroduction$/);
+    await expect(page.getByTestId('production-introduction')).toContainText('L-band SAR');
+  });
+});
+
+test.describe('permissions', () => {
+  test('the edit action is removed for viewers and members and shown to admins', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.goto('/enterprise/edit');
+    await expect(page.getByTestId('profile-name')).toBeVisible();
+    await expect(page.getByTestId('profile-form')).toHaveCount(0);
+  });
+
+  test('admins get the edit form', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/enterprise/edit');
+    await expect(page.getByTestId('profile-form')).toBeVisible();
+  });
+
+  test('menus are built from the route list', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('setting-layout').getByText('Side menu').click();
+    await page.keyboard.press('Escape');
+    const menu = page.locator('.ant-pro-sider');
+    for (const label of ['Projects', 'Enterprise', 'Leak detection', 'Settlement', 'Weather', 'Risk', 'Comprehensive supervision']) {
+      await expect(menu.getByText(label, { exact: true })).toBeVisible();
+    }
+    await expect(menu.getByText('Join or register an enterprise')).toHaveCount(0);
+  });
+});
+
+test.describe('HTTP errors', () => {
+  test('403 shows "Forbidden" with the server message', async ({ page }) => {
+    const [water] = await enterpriseIds('admin');
+    const admin = await apiLogin('admin');
+    const members = (await api<{ userId: number; username: string }[]>(admin, 'GET', '/enterprise/members', undefined, water.id)).result;
+    const both = members.find((m) => m.username === 'both')!;
+    await api(admin, 'PUT', `/enterprise/members/${both.userId}/role`, { role: 'admin' }, water.id);
+    try {
+      await signIn(page, 'both');
+      await page.goto('/enterprise/edit');
+      await expect(page.getByTestId('profile-form')).toBeVisible();
+      // Demoted while the page is open: the save is refused by the server.
+      await api(admin, 'PUT', `/enterprise/members/${both.userId}/role`, { role: 'member' }, water.id);
+      await page.getByTestId('profile-save').click();
+      const notice = page.locator('.ant-notification-notice', { hasText: 'Forbidden' });
+      await expect(notice).toBeVisible();
+      await expect(notice).toContainText('You have no permission to do this');
+    } finally {
+      await api(admin, 'PUT', `/enterprise/members/${both.userId}/role`, { role: 'member' }, water.id);
+    }
+  });
+
+  test('401 shows "Unauthorized", logs out and reloads after 1.5 s', async ({ page }) => {
+    await signIn(page, 'member');
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('Access-Token')!).value as string);
+    // The token is revoked elsewhere (logout from another place).
+    await api(token, 'POST', '/logout');
+    // A client-side navigation to a page that asks the server for data.
+    await page.getByText('Enterprise', { exact: true }).hover();
+    await page.getByText('Members', { exact: true }).click();
+    const notice = page.locator('.ant-notification-notice', { hasText: 'Unauthorized' });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Authorization verification failed');
+    expect(await page.evaluate(() => localStorage.getItem('Access-Token'))).toBeNull();
+    await page.waitForEvent('load');
+    await expect(page).toHaveURL(/\/user\/login/);
+  });
+});
