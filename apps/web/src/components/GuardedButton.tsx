@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { Button, notification, type ButtonProps } from 'antd';
+import { LoadingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
 /** The spec's button debounce: a second click within 1000 ms is ignored with a warning. */
@@ -20,15 +21,20 @@ export function useClickGuard() {
   };
 }
 
-/** A button that ignores a second click within one second. For submit buttons, prefer it to Button. */
-export function GuardedButton({ onClick, htmlType, ...props }: ButtonProps) {
+/**
+ * A button that ignores a second click within one second (with the warning). While `loading`
+ * it shows a spinner and ignores clicks, but stays clickable so a too-fast click still warns.
+ */
+export function GuardedButton({ onClick, loading, icon, ...props }: ButtonProps) {
   const allow = useClickGuard();
+  const busy = Boolean(loading);
   return (
     <Button
       {...props}
-      htmlType={htmlType}
+      icon={busy ? <LoadingOutlined /> : icon}
+      aria-busy={busy}
       onClick={(event) => {
-        if (!allow()) {
+        if (!allow() || busy) {
           event.preventDefault();
           event.stopPropagation();
           return;

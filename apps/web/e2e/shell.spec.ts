@@ -1,0 +1,150 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers.ts';
+
+const tabLabels = (page: Page) => page.getByTestId('tab-label').allTextContents();
+
+async function tabMenu(page: Page, label: string, action: string) {
+  await page.getByTestId('tab-label').filter({ hasText: label }).click({ button: 'right' });
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').last().getByTestId(`tab-${action}`).click();
+}
+
+test.describe('multi-tab bar', () => {
+  test('open pages become tabs; the right-click menu closes them with the spec messages', async ({ page }) => {
+    await signIn(page, 'admin');
+    for (const path of ['/enterprise/edit', '/weather', '/settlement']) await page.goto(path);
+    // Full page loads start a new tab list; open the rest by clicking in the console.
+    await page.goto('/project/list');
+    await page.getByText('Leak detection', { exact: true }).click().catch(async () => {
+      await page.locator('.ant-pro-top-nav-header-menu .ant-menu-overflow-item-rest').hover();
+      await page.getByText('Leak detection', { exact: true }).click();
+    });
+    await expect(page).toHaveURL(/\/leak$/);
+    await page.getByTestId('avatar-menu').hover();
+    await page.getByText('Product introduction').click();
+    await expect(page).toHaveURL(/productionIntroduction/);
+    await expect.poll(() => tabLabels(page)).toEqual(['Projects', 'Leak detection', 'Product introduction']);
+
+    await tabMenu(page, 'Projects', 'closeLeft');
+    await expect(page.locator('.ant-message')).toContainText('No tabs on the left');
+    await tabMenu(page, 'Product introduction', 'closeRight');
+    await expect(page.locator('.ant-message')).toContainText('No tabs on the right');
+
+    await tabMenu(page, 'Leak detection', 'closeRight');
+    await expect.poll(() => tabLabels(page)).toEqual(['Projects', 'Leak detection']);
+    await expect(page).toHaveURL(/\/leak$/);
+    await tabMenu(page, 'Leak detection', 'closeLeft');
+    await expect.poll(() => tabLabels(page)).toEqual(['Leak detection']);
+    await tabMenu(page, 'Leak detection', 'closeCurrent');
+    await expect(page.locator('.ant-message')).toContainText('This is the last tab and cannot be closed');
+
+    await page.getByTestId('header-title').click();
+    await expect(page).toHaveURL(/\/project\/list$/);
+    await expect.poll(() => tabLabels(page)).toEqual(['Leak detection', 'Projects']);
+    await tabMenu(page, 'Projects', 'closeAll');
+    await expect.poll(() => tabLabels(page)).toEqual(['Projects']);
+    await page.getByTestId('header-title').click();
+    await tabMenu(page, 'Projects', 'closeCurrent');
+    await expect.poll(() => tabLabels(page)).toEqual(['Projects']);
+  });
+});
+
+test.describe('settings drawer', () => {
+  test('defaults: dark theme, top menu, fixed width, multi-tab on', async ({ page }) => {
+    await signIn(page, 'viewer');
+    const layout = page.getByTestId('console-layout');
+    await expect(layout).toHaveAttribute('data-theme', 'dark');
+    await expect(layout).toHaveAttribute('data-layout', 'topmenu');
+    await expect(layout).toHaveAttribute('data-content-width', 'Fixed');
+    await expect(page.getByTestId('multi-tab')).toBeVisible();
+  });
+
+  test('choices persist across reload; side menu goes fluid, top menu fixed', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.getByTestId('open-settings').click();
+    const drawer = page.getByTestId('settings-drawer');
+    await drawer.getByText('Light', { exact: true }).click();
+    await drawer.getByText('Side menu', { exact: true }).click();
+    await drawer.getByTestId('color-volcano').click();
+    await drawer.getByTestId('setting-multitab').click();
+    await drawer.getByTestId('setting-weak').click();
+    const layout = page.getByTestId('console-layout');
+    await expect(layout).toHaveAttribute('data-layout', 'sidemenu');
+    await expect(layout).toHaveAttribute('data-content-width', 'Fluid');
+    await expect(page.getByTestId('multi-tab')).toHaveCount(0);
+    await expect(page.locator('html')).toHaveClass(/color-weak/);
+
+    await page.reload();
+    await expect(layout).toHaveAttribute('data-theme', 'light');
+    await expect(layout).toHaveAttribute('data-layout', 'sidemenu');
+    await expect(page.getByTestId('multi-tab')).toHaveCount(0);
+    await expect(page.locator('html')).toHaveClass(/color-weak/);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('app_settings')!).value);
+    expect(stored).toMatchObject({ theme: 'light', layout: 'sidemenu', contentWidth: 'Fluid', primaryColor: 'volcano', multiTab: false, weak: true });
+
+    await page.getByTestId('open-settings').click();
+    await drawer.getByText('Top menu', { exact: true }).click();
+    await expect(layout).toHaveAttribute('data-content-width', 'Fixed');
+    const afterTop = await page.evaluate(() => JSON.parse(localStorage.getItem('app_settings')!).value);
+    expect(afterTop).toMatchObject({ layout: 'topmenu', contentWidth: 'Fixed', fixedSidebar: false });
+    await drawer.getByTestId('setting-reset').click();
+    await expect(page.locator('html')).not.toHaveClass(/color-weak/);
+    await expect(layout).toHaveAttribute('data-theme', 'dark');
+  });
+
+  test('mobile width collapses the menu and makes the content fluid', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await signIn(page, 'viewer');
+    await expect(page.getByTestId('console-layout')).toHaveAttribute('data-content-width', 'Fluid');
+    await expect(page.locator('.ant-pro-global-header-collapsed-button')).toBeVisible();
+  });
+});
+
+test.describe('language', () => {
+  test('follows the browser when nothing is stored', async ({ browser }) => {
+    const zh = await browser.newContext({ locale: 'zh-CN' });
+    const page = await zh.newPage();
+    await page.goto('/user/login');
+    await expect(page.getByTestId('product-title')).toHaveText('城市地下管网风险监测系统');
+    await expect(page).toHaveTitle('登录 - 城市地下管网风险监测系统');
+    await zh.close();
+    const other = await browser.newContext({ locale: 'de-DE' });
+    const page2 = await other.newPage();
+    await page2.goto('/user/login');
+    await expect(page2.getByTestId('product-title')).toHaveText('Urban Underground Pipeline Risk Monitoring System');
+    await other.close();
+  });
+
+  test('the choice persists in app_language and switches antd and server messages', async ({ page }) => {
+    await page.goto('/user/login');
+    await page.getByTestId('select-lang').hover();
+    await page.getByTestId('lang-zh-CN').click();
+    await expect(page.getByTestId('product-title')).toHaveText('城市地下管网风险监测系统');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('app_language')!).value)).toBe('zh-CN');
+    await page.reload();
+    await expect(page.getByTestId('login-submit')).toHaveText(/登\s*录/);
+    // The server answers in the chosen language.
+    await page.getByTestId('login-username').fill('admin');
+    await page.getByTestId('login-password').fill('wrongpass1');
+    await page.getByTestId('login-submit').click();
+    await expect(page.getByTestId('login-error')).toHaveText('账户名或密码错误');
+    // Clicks within a second of each other are ignored.
+    await page.waitForTimeout(1100);
+    await page.getByTestId('login-password').fill('Demo123456');
+    await page.getByTestId('login-submit').click();
+    await expect(page.getByTestId('console-layout')).toBeVisible();
+    await expect(page).toHaveTitle('项目管理 - 城市地下管网风险监测系统');
+    await page.goto('/enterprise/users');
+    // antd's own texts follow too (table header "操作"-like texts come from the locale).
+    await expect(page.getByTestId('members-table')).toContainText('管理员');
+  });
+});
+
+test.describe('click guard', () => {
+  test('a second click within one second is ignored with a warning', async ({ page }) => {
+    await page.goto('/user/login');
+    await page.getByTestId('login-username').fill('nobody');
+    await page.getByTestId('login-password').fill('whatever1');
+    await page.getByTestId('login-submit').dblclick();
+    await expect(page.locator('.ant-notification-notice', { hasText: 'The interval between clicks must not be under one second' })).toBeVisible();
+  });
+});
