@@ -9,6 +9,8 @@ export const REQUEST_TIMEOUT_MS = 600_000;
 /** Reload this long after a 401 forced a logout. */
 export const RELOAD_AFTER_401_MS = 1_500;
 
+let reloadScheduled = false;
+
 /** Called on a 401 with a token present; the session store sets it (it owns logout). */
 let onUnauthorized: () => Promise<void> = async () => {};
 export function setUnauthorizedHandler(handler: () => Promise<void>) {
@@ -50,10 +52,12 @@ http.interceptors.response.use(
     const body = error.response?.data;
     const t = i18n.t.bind(i18n);
     if (status === 403) {
-      notification.error({ message: t('http.forbidden'), description: body?.message });
+      notification.error({ key: `forbidden:${body?.message}`, message: t('http.forbidden'), description: body?.message });
     } else if (status === 401 && !(body?.result as { isLogin?: boolean } | null)?.isLogin) {
-      notification.error({ message: t('http.unauthorized'), description: t('http.unauthorizedDescription') });
-      if (getToken()) {
+      // Several requests may fail at once: one notice, one logout, one reload.
+      notification.error({ key: 'unauthorized', message: t('http.unauthorized'), description: t('http.unauthorizedDescription') });
+      if (getToken() && !reloadScheduled) {
+        reloadScheduled = true;
         void onUnauthorized().finally(() => setTimeout(() => window.location.reload(), RELOAD_AFTER_401_MS));
       }
     }

@@ -29,8 +29,9 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
         message.warning(response.message);
         return;
       }
-      message.success(response.message);
       useSession.getState().clearSession();
+      // Let the success toast be read, then reload: the guard sends the user to sign in again.
+      await message.success(response.message, 1.5);
       window.location.reload();
     } catch (error) {
       message.warning(errorMessage(error));
