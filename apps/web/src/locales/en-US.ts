@@ -139,7 +139,7 @@ const enUS = {
       getCode: 'Get code',
       resend: '{{seconds}} s',
       submit: 'Register',
-      toLogin: 'Sign in with an existing account',
+      toLogin: 'Sign in instead',
       usernameRequired: 'Please enter a username',
       realnameRequired: 'Please enter your real name',
       emailInvalid: 'The e-mail address is not valid',

@@ -64,9 +64,10 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
 
   const dark = settings.theme === 'dark';
   const primary = PRIMARY_COLORS[settings.primaryColor];
-  const layout = settings.layout === 'sidemenu' ? 'side' : 'top';
+  // The side menu sits under a full-width header that carries the title and actions ("mix").
+  const layout = settings.layout === 'sidemenu' ? 'mix' : 'top';
   // Mobile width: the menu collapses and the content goes fluid.
-  const contentWidth = isMobile || layout === 'side' ? 'Fluid' : settings.contentWidth;
+  const contentWidth = isMobile || layout === 'mix' ? 'Fluid' : settings.contentWidth;
   const hasMenu = Boolean(menus && menus.length);
 
   const translate = (items: MenuItem[]): MenuItem[] =>
@@ -82,7 +83,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         // The header always spans the window; a fixed content width applies to the content below.
         contentWidth="Fluid"
         fixedHeader={settings.fixedHeader}
-        fixSiderbar={layout === 'side' && settings.fixedSidebar}
+        fixSiderbar={layout === 'mix' && settings.fixedSidebar}
         collapsed={isMobile ? true : settings.sideCollapsed}
         onCollapse={(sideCollapsed) => !isMobile && settings.update({ sideCollapsed })}
         breakpoint={false}
@@ -145,8 +146,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         ]}
         footerRender={() => (meta?.hideFooter ? null : <GlobalFooter />)}
       >
-        {settings.multiTab && <MultiTab />}
         <div className={`layout-content${contentWidth === 'Fixed' ? ' layout-content-fixed' : ''}`}>
+          {settings.multiTab && <MultiTab />}
           {/* Remounting on an enterprise switch reloads the page's data for the new enterprise. */}
           <Outlet key={enterpriseID ?? 'none'} />
         </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Alert, Form, Input, Popover, Progress } from 'antd';
+import { Alert, Form, Input, Progress } from 'antd';
 import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined, IdcardOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { authApi } from '../../api/auth.ts';
@@ -26,7 +26,6 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const password = Form.useWatch('password', form) ?? '';
-  const [focused, setFocused] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const strength = passwordStrength(password);
@@ -46,12 +45,12 @@ export default function RegisterPage() {
   };
 
   const meter = (
-    <div style={{ width: 240 }} data-testid="password-strength">
+    <div style={{ marginTop: 4 }} data-testid="password-strength">
       <div style={{ color: STRENGTH_COLOR[strength] }} data-testid="password-strength-level" data-level={strength}>
         {t('user.register.strength', { level: t(`user.register.strengthLevel.${strength}`) })}
       </div>
       <Progress percent={Math.min(100, scorePassword(password))} showInfo={false} strokeColor={STRENGTH_COLOR[strength]} size="small" />
-      <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.45)' }}>{t('user.register.strengthHint')}</div>
+      <div style={{ color: 'rgba(0,0,0,0.45)' }}>{t('user.register.strengthHint')}</div>
     </div>
   );
 
@@ -69,9 +68,9 @@ export default function RegisterPage() {
         <Form.Item name="email" rules={[{ type: 'email', message: t('user.register.emailInvalid') }]}>
           <Input prefix={<MailOutlined />} placeholder={t('user.register.email')} autoComplete="email" data-testid="register-email" />
         </Form.Item>
-        <Popover content={meter} open={focused && password.length > 0} placement="right" trigger={[]}>
-          <Form.Item
+        <Form.Item
             name="password"
+            extra={password.length > 0 ? meter : undefined}
             rules={[
               { required: true, message: t('user.register.passwordRequired') },
               { min: 6, message: t('user.register.passwordTooShort') },
@@ -82,12 +81,9 @@ export default function RegisterPage() {
               prefix={<LockOutlined />}
               placeholder={t('user.register.password')}
               autoComplete="new-password"
-              onFocus={() => setFocused(true)}
-              onBlur={() => setFocused(false)}
               data-testid="register-password"
             />
           </Form.Item>
-        </Popover>
         <Form.Item
           name="confirm"
           dependencies={['password']}
