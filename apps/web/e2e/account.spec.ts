@@ -28,7 +28,11 @@ test.describe('sign-in', () => {
   });
 
   test('success stores token and user info for 7 days and greets by the hour', async ({ page }) => {
-    await signIn(page, 'member');
+    await page.goto('/user/login');
+    await page.getByTestId('login-username').fill('member');
+    await page.getByTestId('login-password').fill('Demo123456');
+    await page.getByTestId('login-submit').click();
+    await expect(page).toHaveURL(/\/project\/list$/);
     const [token, info] = await page.evaluate(() => [JSON.parse(localStorage.getItem('Access-Token')!), JSON.parse(localStorage.getItem('Login_Userinfo')!)]);
     expect(token.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Math.round((token.expire - Date.now()) / 3_600_000)).toBe(168);
