@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test';
+import { api, apiLogin, signIn, smsCode } from './helpers.ts';
+import { E2E_BASE_URL } from './server.ts';
+
+/** A new account with no enterprise, registered through the API with its SMS code. */
+async function newAccount(username: string, phone: string) {
+  await fetch(`${E2E_BASE_URL}/api/sendSMS?phone=${phone}&purpose=register`);
+  const code = await smsCode(phone);
+  const response = await fetch(`${E2E_BASE_URL}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username, password: 'Demo123456', phone, smsCode: code, realname: '吴刚' }),
+  });
+  expect((await response.json()).success).toBe(true);
+}
+
+test.describe('apply page', () => {
+  test('a user without an enterprise registers one; a platform administrator verifies it and it becomes current', async ({ page }) => {
+    await newAccount('heatco', '13500000001');
+    await signIn(page, 'heatco');
+    await expect(page).toHaveURL(/\/exception\/noEnterprise$/);
+    await page.getByTestId('to-apply').click();
+    await page.getByRole('tab', { name: 'Register a new enterprise' }).click();
+    await page.getByTestId('field-enterpriseName').fill('滨江热力有限公司');
+    await page.getByTestId('field-creditCode').fill('91330108MA2B00009X');
+    await page.getByTestId('field-contact').fill('刘洋');
+    await page.getByTestId('field-contactPhone').fill('13500000001');
+    await page.getByTestId('field-address').fill('滨江区长河路 1 号');
+    await page.getByTestId('register-enterprise-submit').click();
+    await expect(page.getByText('Not a valid unified social credit code')).toBeVisible();
+    // A code with the right check character (computed the same way as the server does).
+    const valid = await page.evaluate(() => {
+      const chars = '0123456789ABCDEFGHJKLMNPQRTUWXY';
+      const weights = [1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28];
+      const body = '91330108MA2B00009';
+      let sum = 0;
+      for (let i = 0; i < 17; i++) sum += chars.indexOf(body[i]) * weights[i];
+      return body + chars[(31 - (sum % 31)) % 31];
+    });
+    await page.getByTestId('field-creditCode').fill(valid);
+    await page.waitForTimeout(1100);
+    await page.getByTestId('register-enterprise-submit').click();
+    await expect(page.getByTestId('register-enterprise-done')).toContainText('waiting for verification');
+
+    const platform = await apiLogin('platform');
+    const pending = (await api<{ id: number; enterpriseName: string }[]>(platform, 'GET', '/platform/enterprises?status=pending')).result;
+    const mine = pending.find((e) => e.enterpriseName === '滨江热力有限公司')!;
+    expect((await api(platform, 'POST', `/platform/enterprises/${mine.id}/verify`)).success).toBe(true);
+
+    await page.goto('/project/list');
+    await expect(page).toHaveURL(/\/project\/list$/);
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/滨江热力有限公司/);
+  });
+
+  test('a user applies to join by name; the admin approves and the enterprise appears', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.goto('/enterprise/applyEnterprise');
+    await page.getByTestId('apply-search').fill('燃气');
+    await page.getByTestId('apply-search').press('Enter');
+    await page.getByRole('button', { name: 'Apply to join' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Application sent');
+    await page.getByRole('tab', { name: 'My applications' }).click();
+    await expect(page.getByRole('tabpanel', { name: 'My applications' })).toContainText('Pending');
+
+    const gasAdmin = await apiLogin('both');
+    const enterprises = (await api<{ id: number; enterpriseName: string }[]>(gasAdmin, 'GET', '/enterprise/getUserEnterprises')).result;
+    const gas = enterprises.find((e) => e.enterpriseName.includes('燃气'))!;
+    const requests = (await api<{ id: number; username: string }[]>(gasAdmin, 'GET', '/enterprise/joinRequests', undefined, gas.id)).result;
+    const request = requests.find((r) => r.username === 'viewer')!;
+    await api(gasAdmin, 'POST', `/enterprise/joinRequests/${request.id}/approve`, { role: 'viewer' }, gas.id);
+
+    // A fresh sign-in loads the enterprise list again.
+    await page.evaluate(() => localStorage.clear());
+    await signIn(page, 'viewer');
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/杭州滨江水务有限公司/);
+    await page.getByTestId('enterprise-header').click();
+    await expect(page.getByTestId(`enterprise-option-${gas.id}`)).toBeVisible();
+  });
+});
