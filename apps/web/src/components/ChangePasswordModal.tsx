@@ -4,6 +4,7 @@ import { authApi } from '../api/auth.ts';
 import { errorMessage } from '../api/http.ts';
 import { useSession } from '../stores/session.ts';
 import { useClickGuard } from './GuardedButton.tsx';
+import { formRules } from './formRules.ts';
 import { useState } from 'react';
 
 interface Values {
@@ -18,6 +19,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const allowClick = useClickGuard();
+  const rules = formRules(t);
 
   const submit = async () => {
     if (!allowClick()) return;
@@ -61,11 +63,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
         <Form.Item
           name="passwordNew"
           label={t('account.newPassword')}
-          rules={[
-            { required: true, message: t('account.newRequired') },
-            { pattern: /^[A-Za-z0-9]+$/, message: t('account.lettersDigits') },
-            { min: 6, message: t('account.tooShort') },
-          ]}
+          rules={rules.newPassword}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
@@ -73,13 +71,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
           name="confirm"
           label={t('account.confirmPassword')}
           dependencies={['passwordNew']}
-          rules={[
-            { required: true, message: t('account.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || value === getFieldValue('passwordNew') ? Promise.resolve() : Promise.reject(new Error(t('account.different'))),
-            }),
-          ]}
+          rules={rules.confirm('passwordNew', t('account.confirmRequired'), t('account.different'))}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>

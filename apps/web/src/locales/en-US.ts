@@ -178,10 +178,7 @@ const enUS = {
     newPassword: 'New password',
     confirmPassword: 'Confirm new password',
     oldPlaceholder: 'Please enter the old password',
-    newRequired: 'Please enter the new password',
     confirmRequired: 'Please confirm the new password',
-    lettersDigits: 'Only letters or digits are allowed',
-    tooShort: 'At least 6 characters',
     different: 'The two passwords are different!',
   },
   common: {

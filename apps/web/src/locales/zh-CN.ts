@@ -180,10 +180,7 @@ const zhCN: Messages = {
     newPassword: '新密码',
     confirmPassword: '确认新密码',
     oldPlaceholder: '请输入原密码',
-    newRequired: '请输入新密码',
     confirmRequired: '请确认新密码',
-    lettersDigits: '只能包含字母或数字',
-    tooShort: '至少 6 位',
     different: '两次输入的密码不一致！',
   },
   common: {

@@ -1,6 +1,7 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isValidCreditCode } from '@console/contract';
+import { formRules } from '../../components/formRules.ts';
 
 /** The profile fields of an enterprise, shared by registration and the profile editor. */
 export function EnterpriseProfileFields() {
@@ -27,7 +28,7 @@ export function EnterpriseProfileFields() {
       <Form.Item
         name="contactPhone"
         label={t('enterprise.field.contactPhone')}
-        rules={[required('contactPhone'), { pattern: /^1[3-9]\d{9}$/, message: t('user.register.phoneInvalid') }]}
+        rules={[required('contactPhone'), formRules(t).phone[1]]}
       >
         <Input maxLength={11} data-testid="field-contactPhone" />
       </Form.Item>

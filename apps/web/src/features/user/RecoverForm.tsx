@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { authApi } from '../../api/auth.ts';
 import { errorMessage } from '../../api/http.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { formRules } from '../../components/formRules.ts';
 import { SmsCodeInput } from './SmsCodeInput.tsx';
 
 /** Reset a forgotten password with a code sent to the account's phone. */
@@ -13,6 +14,7 @@ export function RecoverForm({ onDone }: { onDone: () => void }) {
   const [form] = Form.useForm();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const rules = formRules(t);
 
   const submit = async (values: { phone: string; smsCode: string; passwordNew: string }) => {
     setSaving(true);
@@ -32,19 +34,15 @@ export function RecoverForm({ onDone }: { onDone: () => void }) {
     <Form form={form} name="recover" size="large" onFinish={submit}>
       <p style={{ color: 'rgba(0,0,0,0.45)' }}>{t('user.recover.description')}</p>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      <Form.Item name="phone" rules={[{ required: true, message: t('user.register.phoneRequired') }, { pattern: /^1[3-9]\d{9}$/, message: t('user.register.phoneInvalid') }]}>
+      <Form.Item name="phone" rules={rules.phone}>
         <Input prefix={<MobileOutlined />} placeholder={t('user.register.phone')} data-testid="recover-phone" />
       </Form.Item>
-      <Form.Item name="smsCode" rules={[{ required: true, message: t('user.register.codeRequired') }, { pattern: /^\d{6}$/, message: t('user.register.codeInvalid') }]}>
+      <Form.Item name="smsCode" rules={rules.smsCode}>
         <SmsCodeInput form={form} purpose="recover" />
       </Form.Item>
       <Form.Item
         name="passwordNew"
-        rules={[
-          { required: true, message: t('user.register.passwordRequired') },
-          { min: 6, message: t('user.register.passwordTooShort') },
-          { pattern: /^[A-Za-z0-9]+$/, message: t('user.register.lettersDigits') },
-        ]}
+        rules={rules.newPassword}
       >
         <Input.Password prefix={<LockOutlined />} placeholder={t('user.recover.newPassword')} autoComplete="new-password" data-testid="recover-password" />
       </Form.Item>

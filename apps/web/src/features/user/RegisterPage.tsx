@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { authApi } from '../../api/auth.ts';
 import { errorMessage } from '../../api/http.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { formRules } from '../../components/formRules.ts';
 import { passwordStrength, scorePassword, type Strength } from '../../utils/passwordStrength.ts';
 import { SmsCodeInput } from './SmsCodeInput.tsx';
 
@@ -29,6 +30,7 @@ export default function RegisterPage() {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const strength = passwordStrength(password);
+  const rules = formRules(t);
 
   const submit = async (values: Values) => {
     setSaving(true);
@@ -71,11 +73,7 @@ export default function RegisterPage() {
         <Form.Item
             name="password"
             extra={password.length > 0 ? meter : undefined}
-            rules={[
-              { required: true, message: t('user.register.passwordRequired') },
-              { min: 6, message: t('user.register.passwordTooShort') },
-              { pattern: /^[A-Za-z0-9]+$/, message: t('user.register.lettersDigits') },
-            ]}
+            rules={rules.newPassword}
           >
             <Input.Password
               prefix={<LockOutlined />}
@@ -87,20 +85,14 @@ export default function RegisterPage() {
         <Form.Item
           name="confirm"
           dependencies={['password']}
-          rules={[
-            { required: true, message: t('user.register.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('user.register.passwordsDiffer'))),
-            }),
-          ]}
+          rules={rules.confirm('password', t('user.register.confirmRequired'), t('user.register.passwordsDiffer'))}
         >
           <Input.Password prefix={<LockOutlined />} placeholder={t('user.register.confirm')} autoComplete="new-password" data-testid="register-confirm" />
         </Form.Item>
-        <Form.Item name="phone" rules={[{ required: true, message: t('user.register.phoneRequired') }, { pattern: /^1[3-9]\d{9}$/, message: t('user.register.phoneInvalid') }]}>
+        <Form.Item name="phone" rules={rules.phone}>
           <Input prefix={<MobileOutlined />} placeholder={t('user.register.phone')} data-testid="register-phone" />
         </Form.Item>
-        <Form.Item name="smsCode" rules={[{ required: true, message: t('user.register.codeRequired') }, { pattern: /^\d{6}$/, message: t('user.register.codeInvalid') }]}>
+        <Form.Item name="smsCode" rules={rules.smsCode}>
           <SmsCodeInput form={form} purpose="register" />
         </Form.Item>
         <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
