@@ -23,6 +23,7 @@ import { smsRoutes } from './modules/sms/routes.ts';
 import { enterpriseRoutes } from './modules/enterprises/routes.ts';
 import { platformRoutes } from './modules/platform/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { projectRoutes } from './modules/projects/routes.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
@@ -120,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(smsRoutes, { sms: options.sms ?? localSmsProvider(database.db, app.log) });
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
+      await api.register(projectRoutes, { prefix: '/projects' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
         ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION }),
       }));

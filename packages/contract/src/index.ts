@@ -4,3 +4,5 @@ export * from './messages.ts';
 export * from './permissions.ts';
 export * from './auth.ts';
 export * from './enterprises.ts';
+export * from './geo.ts';
+export * from './projects.ts';

@@ -110,6 +110,19 @@ export const MESSAGES = {
     'zh-CN': '该服务类型必须填写服务地址',
   },
   'field.serviceUrl.format': { 'en-US': 'must be an http(s) URL or a path starting with /', 'zh-CN': '须为 http(s) 地址或以 / 开头的路径' },
+  'field.date': { 'en-US': 'must be a date like 2026-01-31', 'zh-CN': '须为日期，如 2026-01-31' },
+  'field.code.format': { 'en-US': '1 to 40 letters, digits, _ or -', 'zh-CN': '须为 1 到 40 位字母、数字、_ 或 -' },
+  'field.endDate.beforeStart': { 'en-US': 'must not be before the start date', 'zh-CN': '不能早于开始日期' },
+  'field.geometry.position': { 'en-US': 'a position needs longitude and latitude', 'zh-CN': '坐标须包含经度和纬度' },
+  'field.geometry.outOfRange': {
+    'en-US': 'coordinates out of range (longitude -180..180, latitude -90..90)',
+    'zh-CN': '坐标超出范围（经度 -180..180，纬度 -90..90）',
+  },
+  'field.geometry.lineTooShort': { 'en-US': 'a line needs at least 2 positions', 'zh-CN': '线至少需要 2 个坐标点' },
+  'field.geometry.ringTooShort': { 'en-US': 'a polygon ring needs at least 4 positions', 'zh-CN': '多边形环至少需要 4 个坐标点' },
+  'field.geometry.ringNotClosed': { 'en-US': 'a polygon ring must end where it starts', 'zh-CN': '多边形环的首尾坐标必须相同' },
+  'conflict.projectCode': { 'en-US': 'code: another project of this enterprise has this code', 'zh-CN': 'code：本企业已有相同编号的项目' },
+  'notFound.project': { 'en-US': 'Project not found in this enterprise', 'zh-CN': '本企业中没有该项目' },
   'field.srid': { 'en-US': 'must be 4326 or 3857', 'zh-CN': '只能是 4326 或 3857' },
 } as const satisfies Record<string, Record<Language, string>>;
 

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -145,3 +148,74 @@ export const mapSettings = pgTable('map_settings', {
     .notNull()
     .default(sql`now()`),
 });
+
+/** GeoJSON geometry as stored: WGS84 (EPSG:4326) coordinates. */
+export type StoredGeometry =
+  | { type: 'LineString'; coordinates: number[][] }
+  | { type: 'MultiLineString'; coordinates: number[][][] }
+  | { type: 'Polygon'; coordinates: number[][][] }
+  | { type: 'MultiPolygon'; coordinates: number[][][][] };
+
+/** Bounding box columns beside every geometry, indexed for window queries on both databases. */
+const bbox = () => ({
+  minx: doublePrecision('minx').notNull(),
+  miny: doublePrecision('miny').notNull(),
+  maxx: doublePrecision('maxx').notNull(),
+  maxy: doublePrecision('maxy').notNull(),
+});
+
+/** A monitoring campaign over an area of an enterprise's network. */
+export const projects = pgTable(
+  'projects',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    city: text('city').notNull(),
+    district: text('district'),
+    area: jsonb('area').$type<StoredGeometry>().notNull(),
+    ...bbox(),
+    networkTypes: jsonb('network_types').$type<string[]>().notNull(),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    status: text('status', { enum: ['planned', 'active', 'closed'] }).notNull().default('planned'),
+    description: text('description'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('projects_enterprise_code_idx').on(t.enterpriseId, t.code), index('projects_enterprise_idx').on(t.enterpriseId)],
+);
+
+/** One pipe segment of an enterprise's network. */
+export const pipes = pgTable(
+  'pipes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    /** The utility's own id of the segment. */
+    pipeId: text('pipe_id').notNull(),
+    networkType: text('network_type', { enum: ['water', 'gas', 'drainage', 'heat', 'power', 'telecom'] }).notNull(),
+    material: text('material'),
+    diameterMm: integer('diameter_mm'),
+    pressureClass: text('pressure_class'),
+    installYear: integer('install_year'),
+    depthM: doublePrecision('depth_m'),
+    owner: text('owner'),
+    geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
+    lengthM: doublePrecision('length_m').notNull(),
+    ...bbox(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('pipes_enterprise_pipe_id_idx').on(t.enterpriseId, t.pipeId),
+    index('pipes_enterprise_bbox_idx').on(t.enterpriseId, t.minx, t.miny),
+    index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType),
+  ],
+);

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { creditCodeCheckChar } from '@console/contract';
 import type { Db } from '../db/client.ts';
-import { enterprises, memberships, users } from '../db/schema.ts';
+import { enterprises, memberships, pipes, projects, users } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/crypto.ts';
+import { bboxColumns, bboxOf, lengthM } from '../geo/geometry.ts';
+import { generateCity, type DemoProjectArea } from './city.ts';
 
 /** Every demo account signs in with this password. */
 export const DEMO_PASSWORD = 'Demo123456';
@@ -37,9 +39,52 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return Number(row.count) === 0;
 }
 
+/** The demo's projects: which enterprise runs them and how they read. */
+const DEMO_PROJECTS: Record<DemoProjectArea['key'], { enterprise: 'water' | 'gas'; name: string; code: string; district: string; status: 'planned' | 'active' | 'closed'; startDate: string; endDate: string; description: string }> = {
+  binjiangLeak: {
+    enterprise: 'water',
+    name: '滨江区供水管网卫星漏损监测',
+    code: 'BJ-LEAK-2026',
+    district: '滨江区',
+    status: 'active',
+    startDate: '2026-01-01',
+    endDate: '2026-12-31',
+    description: 'L 波段卫星漏损探测，季度交付兴趣点，现场听漏核实。',
+  },
+  jiangnanCorridor: {
+    enterprise: 'water',
+    name: '江南大道管廊沉降监测',
+    code: 'JN-INSAR-2026',
+    district: '滨江区',
+    status: 'active',
+    startDate: '2026-03-01',
+    endDate: '2027-02-28',
+    description: 'InSAR 地面沉降监测，关注主干道沿线供水与排水管道。',
+  },
+  gasNorth: {
+    enterprise: 'gas',
+    name: '滨江北片燃气管网风险监测',
+    code: 'GAS-N-2026',
+    district: '滨江区',
+    status: 'planned',
+    startDate: '2026-07-01',
+    endDate: '2027-06-30',
+    description: '施工第三方破坏与地面沉降综合风险监测。',
+  },
+};
+
+/** Demo pipes go in batches: one statement per batch keeps the seed fast on both databases. */
+const PIPE_BATCH = 1000;
+
+export interface SeedOptions {
+  /** How many pipe segments the demo city has (main: 20,000; tests use fewer). */
+  cityPipes?: number;
+}
+
 /** Seeds the deterministic demo in one transaction: all of it or nothing. */
-export async function seedDemo(db: Db): Promise<void> {
+export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const city = generateCity({ pipes: options.cityPipes ?? 20_000 });
   await db.transaction(async (tx) => {
     const enterpriseIds: Record<string, number> = {};
     for (const [key, e] of Object.entries(DEMO_ENTERPRISES)) {
@@ -74,6 +119,37 @@ export async function seedDemo(db: Db): Promise<void> {
       if (u.username === 'newcomer') {
         await tx.update(enterprises).set({ createdBy: user.id }).where(sql`${enterprises.id} = ${enterpriseIds.drainage}`);
       }
+    }
+
+    // Water and drainage pipes belong to the water utility, gas pipes to the gas utility.
+    const rows = city.pipes.map((p) => {
+      const enterprise = p.networkType === 'gas' ? 'gas' : 'water';
+      return {
+        ...p,
+        enterpriseId: enterpriseIds[enterprise],
+        owner: DEMO_ENTERPRISES[enterprise].name,
+        lengthM: Math.round(lengthM(p.geometry) * 100) / 100,
+        ...bboxColumns(bboxOf(p.geometry)),
+      };
+    });
+    for (let i = 0; i < rows.length; i += PIPE_BATCH) await tx.insert(pipes).values(rows.slice(i, i + PIPE_BATCH));
+
+    for (const area of city.projectAreas) {
+      const p = DEMO_PROJECTS[area.key];
+      await tx.insert(projects).values({
+        enterpriseId: enterpriseIds[p.enterprise],
+        name: p.name,
+        code: p.code,
+        city: '杭州市',
+        district: p.district,
+        area: area.area,
+        ...bboxColumns(bboxOf(area.area)),
+        networkTypes: area.networkType,
+        startDate: p.startDate,
+        endDate: p.endDate,
+        status: p.status,
+        description: p.description,
+      });
     }
   });
 }

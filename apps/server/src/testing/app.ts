@@ -11,6 +11,9 @@ import { DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
 
 export { DEMO_PASSWORD };
 
+/** Pipe segments in the tests' demo city. */
+export const TEST_CITY_PIPES = 2000;
+
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
@@ -43,7 +46,8 @@ export async function createTestApp(): Promise<TestApp> {
   }
   const database = await openDatabase({ databaseUrl, dataDir: null });
   await migrateDatabase(database);
-  await seedDemo(database.db);
+  // A small demo city keeps every test file's database quick to make.
+  await seedDemo(database.db, { cityPipes: TEST_CITY_PIPES });
   const config = { ...readConfig({}), webDist: '/nonexistent' };
   const app = await buildApp({ config, database });
   await app.ready();

@@ -1,0 +1,88 @@
+import type { AreaGeometry, BBox, LineGeometry } from '@console/contract';
+
+type Geometry = LineGeometry | AreaGeometry;
+
+const EARTH_RADIUS_M = 6_371_008.8;
+const rad = (deg: number) => (deg * Math.PI) / 180;
+
+/** Great-circle distance in metres between two WGS84 positions. */
+export function distanceM(a: number[], b: number[]): number {
+  const dLat = rad(b[1] - a[1]);
+  const dLon = rad(b[0] - a[0]);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a[1])) * Math.cos(rad(b[1])) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The lines of a line geometry as a list of position lists. */
+export function linesOf(geometry: LineGeometry): number[][][] {
+  return geometry.type === 'LineString' ? [geometry.coordinates] : geometry.coordinates;
+}
+
+/** Length of a line geometry in metres. */
+export function lengthM(geometry: LineGeometry): number {
+  let total = 0;
+  for (const line of linesOf(geometry)) for (let i = 1; i < line.length; i++) total += distanceM(line[i - 1], line[i]);
+  return total;
+}
+
+function eachPosition(geometry: Geometry, visit: (p: number[]) => void) {
+  switch (geometry.type) {
+    case 'LineString':
+      geometry.coordinates.forEach(visit);
+      break;
+    case 'MultiLineString':
+    case 'Polygon':
+      geometry.coordinates.forEach((part) => part.forEach(visit));
+      break;
+    case 'MultiPolygon':
+      geometry.coordinates.forEach((polygon) => polygon.forEach((ring) => ring.forEach(visit)));
+  }
+}
+
+export function bboxOf(geometry: Geometry): BBox {
+  const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  eachPosition(geometry, (p) => {
+    if (p[0] < box[0]) box[0] = p[0];
+    if (p[1] < box[1]) box[1] = p[1];
+    if (p[0] > box[2]) box[2] = p[0];
+    if (p[1] > box[3]) box[3] = p[1];
+  });
+  return box;
+}
+
+export const bboxColumns = (box: BBox) => ({ minx: box[0], miny: box[1], maxx: box[2], maxy: box[3] });
+
+/** Ray casting on one ring. */
+function inRing(point: number[], ring: number[][]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if (yi > point[1] !== yj > point[1] && point[0] < ((xj - xi) * (point[1] - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** Is the point inside the area (outer ring in, holes out)? */
+export function pointInArea(point: number[], area: AreaGeometry): boolean {
+  const polygons = area.type === 'Polygon' ? [area.coordinates] : area.coordinates;
+  return polygons.some(([outer, ...holes]) => inRing(point, outer) && !holes.some((hole) => inRing(point, hole)));
+}
+
+/** The point halfway along a line geometry's first line (by vertex distance). */
+export function midpointOf(geometry: LineGeometry): number[] {
+  const line = linesOf(geometry)[0];
+  const half = lengthM({ type: 'LineString', coordinates: line }) / 2;
+  let walked = 0;
+  for (let i = 1; i < line.length; i++) {
+    const step = distanceM(line[i - 1], line[i]);
+    if (walked + step >= half && step > 0) {
+      const f = (half - walked) / step;
+      return [line[i - 1][0] + f * (line[i][0] - line[i - 1][0]), line[i - 1][1] + f * (line[i][1] - line[i - 1][1])];
+    }
+    walked += step;
+  }
+  return line[0];
+}
+
+export const bboxIntersects = (a: BBox, b: BBox) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];

@@ -1,0 +1,85 @@
+import { and, asc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { AreaGeometry, ProjectInput } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
+import { projects } from '../../db/schema.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { bboxColumns, bboxOf } from '../../geo/geometry.ts';
+import { pipeLengthInArea } from '../pipelines/queries.ts';
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function toRow(input: ProjectInput) {
+  return {
+    name: input.name,
+    code: input.code,
+    city: input.city,
+    district: input.district ?? null,
+    area: input.area,
+    ...bboxColumns(bboxOf(input.area)),
+    networkTypes: input.networkTypes,
+    startDate: input.startDate ?? null,
+    endDate: input.endDate ?? null,
+    status: input.status,
+    description: input.description ?? null,
+  };
+}
+
+function rethrowConflict(error: unknown): never {
+  if (uniqueViolation(error)) throw conflict('conflict.projectCode');
+  throw error;
+}
+
+/** The enterprise's projects with their key figures (pipe length in the area by network type). */
+export async function listProjects(db: Db, enterpriseId: number, filter: { keyword?: string; status?: 'planned' | 'active' | 'closed' }) {
+  const conditions: SQL[] = [eq(projects.enterpriseId, enterpriseId)];
+  if (filter.status) conditions.push(eq(projects.status, filter.status));
+  if (filter.keyword) {
+    const pattern = likePattern(filter.keyword);
+    conditions.push(or(ilike(projects.name, pattern), ilike(projects.code, pattern), ilike(projects.city, pattern))!);
+  }
+  const rows = await db.select().from(projects).where(and(...conditions)).orderBy(asc(projects.id));
+  return Promise.all(rows.map(async (row) => ({ ...present(row), pipeLengthM: await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry) })));
+}
+
+function present(row: typeof projects.$inferSelect) {
+  const { enterpriseId: _, minx, miny, maxx, maxy, ...rest } = row;
+  return { ...rest, bbox: [minx, miny, maxx, maxy] };
+}
+
+export async function getProject(db: Db, enterpriseId: number, id: number) {
+  const [row] = await db.select().from(projects).where(and(eq(projects.id, id), eq(projects.enterpriseId, enterpriseId)));
+  if (!row) throw notFound('notFound.project');
+  return { ...present(row), pipeLengthM: await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry) };
+}
+
+export async function createProject(db: Db, enterpriseId: number, userId: number, input: ProjectInput) {
+  try {
+    const [row] = await db.insert(projects).values({ ...toRow(input), enterpriseId, createdBy: userId }).returning({ id: projects.id });
+    return getProject(db, enterpriseId, row.id);
+  } catch (error) {
+    rethrowConflict(error);
+  }
+}
+
+export async function updateProject(db: Db, enterpriseId: number, id: number, input: ProjectInput) {
+  try {
+    const updated = await db
+      .update(projects)
+      .set({ ...toRow(input), updatedAt: new Date() })
+      .where(and(eq(projects.id, id), eq(projects.enterpriseId, enterpriseId)))
+      .returning({ id: projects.id });
+    if (updated.length === 0) throw notFound('notFound.project');
+  } catch (error) {
+    rethrowConflict(error);
+  }
+  return getProject(db, enterpriseId, id);
+}
+
+export async function deleteProject(db: Db, enterpriseId: number, id: number) {
+  const deleted = await db
+    .delete(projects)
+    .where(and(eq(projects.id, id), eq(projects.enterpriseId, enterpriseId)))
+    .returning({ id: projects.id });
+  if (deleted.length === 0) throw notFound('notFound.project');
+}
