@@ -24,6 +24,7 @@ import { enterpriseRoutes } from './modules/enterprises/routes.ts';
 import { platformRoutes } from './modules/platform/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
+import { pipelineRoutes } from './modules/pipelines/routes.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
+      await api.register(pipelineRoutes, { prefix: '/pipelines' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
         ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION }),
       }));

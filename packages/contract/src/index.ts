@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './enterprises.ts';
 export * from './geo.ts';
 export * from './projects.ts';
+export * from './pipelines.ts';

@@ -122,6 +122,8 @@ export const MESSAGES = {
   'field.geometry.ringTooShort': { 'en-US': 'a polygon ring needs at least 4 positions', 'zh-CN': '多边形环至少需要 4 个坐标点' },
   'field.geometry.ringNotClosed': { 'en-US': 'a polygon ring must end where it starts', 'zh-CN': '多边形环的首尾坐标必须相同' },
   'conflict.projectCode': { 'en-US': 'code: another project of this enterprise has this code', 'zh-CN': 'code：本企业已有相同编号的项目' },
+  'conflict.pipeId': { 'en-US': 'pipeId: another pipe of this enterprise has this id', 'zh-CN': 'pipeId：本企业已有相同编号的管段' },
+  'notFound.pipe': { 'en-US': 'Pipe not found in this enterprise', 'zh-CN': '本企业中没有该管段' },
   'notFound.project': { 'en-US': 'Project not found in this enterprise', 'zh-CN': '本企业中没有该项目' },
   'field.srid': { 'en-US': 'must be 4326 or 3857', 'zh-CN': '只能是 4326 或 3857' },
 } as const satisfies Record<string, Record<Language, string>>;

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pipeBody, pipeIdParams, pipeListQuery } from '@console/contract';
+import { ok } from '../../http/envelope.ts';
+import { requireEnterprise } from '../../http/access.ts';
+import * as service from './service.ts';
+
+const tags = ['pipelines'];
+
+export const pipelineRoutes: FastifyPluginAsync = async (app) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+
+  api.get(
+    '/',
+    {
+      config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } },
+      schema: { tags, summary: 'Pipes of the current enterprise: filters and pages', querystring: pipeListQuery },
+    },
+    async (request) => ok(request, await service.listPipes(db, requireEnterprise(request).id, request.query)),
+  );
+
+  api.get(
+    '/facets',
+    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } }, schema: { tags, summary: 'Values for the filters (materials)' } },
+    async (request) => ok(request, await service.pipeFacets(db, requireEnterprise(request).id)),
+  );
+
+  api.get(
+    '/:id',
+    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'get'] } }, schema: { tags, summary: 'One pipe', params: pipeIdParams } },
+    async (request) => ok(request, await service.getPipe(db, requireEnterprise(request).id, request.params.id)),
+  );
+
+  api.post(
+    '/',
+    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'add'] } }, schema: { tags, summary: 'Add a pipe', body: pipeBody } },
+    async (request) => ok(request, await service.createPipe(db, requireEnterprise(request).id, request.body)),
+  );
+
+  api.put(
+    '/:id',
+    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'edit'] } }, schema: { tags, summary: 'Edit a pipe', params: pipeIdParams, body: pipeBody } },
+    async (request) => ok(request, await service.updatePipe(db, requireEnterprise(request).id, request.params.id, request.body)),
+  );
+
+  api.delete(
+    '/:id',
+    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'delete'] } }, schema: { tags, summary: 'Delete a pipe', params: pipeIdParams } },
+    async (request) => {
+      await service.deletePipe(db, requireEnterprise(request).id, request.params.id);
+      return ok(request, null);
+    },
+  );
+};

@@ -1,0 +1,126 @@
+import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { AreaGeometry, LineGeometry, PipeInput, PipeListQuery } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
+import { pipes } from '../../db/schema.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { bboxColumns, bboxOf, lengthM, midpointOf, pointInArea } from '../../geo/geometry.ts';
+import { getProject } from '../projects/service.ts';
+import { pipeBboxIntersects } from './queries.ts';
+
+const columns = {
+  id: pipes.id,
+  pipeId: pipes.pipeId,
+  networkType: pipes.networkType,
+  material: pipes.material,
+  diameterMm: pipes.diameterMm,
+  pressureClass: pipes.pressureClass,
+  installYear: pipes.installYear,
+  depthM: pipes.depthM,
+  owner: pipes.owner,
+  lengthM: pipes.lengthM,
+  geometry: pipes.geometry,
+  updatedAt: pipes.updatedAt,
+};
+
+/** Filters the pipe table understands, all scoped to one enterprise. */
+async function conditions(db: Db, enterpriseId: number, q: PipeListQuery) {
+  const where: SQL[] = [eq(pipes.enterpriseId, enterpriseId)];
+  if (q.keyword) where.push(ilike(pipes.pipeId, `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
+  if (q.material) where.push(eq(pipes.material, q.material));
+  if (q.diameterMin !== undefined) where.push(gte(pipes.diameterMm, q.diameterMin));
+  if (q.diameterMax !== undefined) where.push(lte(pipes.diameterMm, q.diameterMax));
+  if (q.installYearMin !== undefined) where.push(gte(pipes.installYear, q.installYearMin));
+  if (q.installYearMax !== undefined) where.push(lte(pipes.installYear, q.installYearMax));
+  let area: AreaGeometry | null = null;
+  if (q.projectId !== undefined) {
+    area = (await getProject(db, enterpriseId, q.projectId)).area as AreaGeometry;
+    where.push(pipeBboxIntersects(bboxOf(area)));
+  }
+  return { where: and(...where)!, area };
+}
+
+/** A page of the enterprise's pipes matching the filters, with the total count. */
+export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery) {
+  const { where, area } = await conditions(db, enterpriseId, q);
+  const offset = (q.page - 1) * q.pageSize;
+  if (!area) {
+    const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(pipes).where(where);
+    const list = await db.select(columns).from(pipes).where(where).orderBy(asc(pipes.pipeId)).limit(q.pageSize).offset(offset);
+    return { list, total: Number(total), page: q.page, pageSize: q.pageSize };
+  }
+  // Inside a project area: the bbox narrows in SQL, the midpoint rule decides here.
+  const candidates = await db.select({ id: pipes.id, geometry: pipes.geometry }).from(pipes).where(where).orderBy(asc(pipes.pipeId));
+  const inside = candidates.filter((c) => pointInArea(midpointOf(c.geometry as LineGeometry), area)).map((c) => c.id);
+  const pageIds = inside.slice(offset, offset + q.pageSize);
+  const list = pageIds.length
+    ? await db.select(columns).from(pipes).where(and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.id, pageIds))).orderBy(asc(pipes.pipeId))
+    : [];
+  return { list, total: inside.length, page: q.page, pageSize: q.pageSize };
+}
+
+/** Values to offer in the filters: materials in use. */
+export async function pipeFacets(db: Db, enterpriseId: number) {
+  const rows = await db
+    .selectDistinct({ material: pipes.material })
+    .from(pipes)
+    .where(and(eq(pipes.enterpriseId, enterpriseId), sql`${pipes.material} is not null`))
+    .orderBy(asc(pipes.material));
+  return { materials: rows.map((r) => r.material!) };
+}
+
+export async function getPipe(db: Db, enterpriseId: number, id: number) {
+  const [row] = await db.select(columns).from(pipes).where(and(eq(pipes.id, id), eq(pipes.enterpriseId, enterpriseId)));
+  if (!row) throw notFound('notFound.pipe');
+  return row;
+}
+
+function toRow(input: PipeInput) {
+  return {
+    pipeId: input.pipeId,
+    networkType: input.networkType,
+    material: input.material ?? null,
+    diameterMm: input.diameterMm ?? null,
+    pressureClass: input.pressureClass ?? null,
+    installYear: input.installYear ?? null,
+    depthM: input.depthM ?? null,
+    owner: input.owner ?? null,
+    geometry: input.geometry,
+    lengthM: Math.round(lengthM(input.geometry) * 100) / 100,
+    ...bboxColumns(bboxOf(input.geometry)),
+  };
+}
+
+function rethrowConflict(error: unknown): never {
+  if (uniqueViolation(error)) throw conflict('conflict.pipeId');
+  throw error;
+}
+
+export async function createPipe(db: Db, enterpriseId: number, input: PipeInput) {
+  try {
+    const [row] = await db.insert(pipes).values({ ...toRow(input), enterpriseId }).returning({ id: pipes.id });
+    return getPipe(db, enterpriseId, row.id);
+  } catch (error) {
+    rethrowConflict(error);
+  }
+}
+
+export async function updatePipe(db: Db, enterpriseId: number, id: number, input: PipeInput) {
+  try {
+    const updated = await db
+      .update(pipes)
+      .set({ ...toRow(input), updatedAt: new Date() })
+      .where(and(eq(pipes.id, id), eq(pipes.enterpriseId, enterpriseId)))
+      .returning({ id: pipes.id });
+    if (updated.length === 0) throw notFound('notFound.pipe');
+  } catch (error) {
+    rethrowConflict(error);
+  }
+  return getPipe(db, enterpriseId, id);
+}
+
+export async function deletePipe(db: Db, enterpriseId: number, id: number) {
+  const deleted = await db.delete(pipes).where(and(eq(pipes.id, id), eq(pipes.enterpriseId, enterpriseId))).returning({ id: pipes.id });
+  if (deleted.length === 0) throw notFound('notFound.pipe');
+}
