@@ -11,7 +11,7 @@ test.describe('layouts', () => {
     await expect(page.getByTestId('header-realname')).toHaveText('王建国');
     for (const path of FOOTER_HIDDEN) {
       await page.goto(path);
-      await expect(page.getByTestId('page-shell').or(page.getByTestId('enterprise-profile'))).toBeVisible();
+      await expect(page.getByTestId('page-shell').or(page.getByTestId('project-list'))).toBeVisible();
       await expect(page.getByTestId('global-footer'), path).toHaveCount(0);
     }
     for (const path of FOOTER_SHOWN) {
@@ -66,7 +66,8 @@ test.describe('layouts', () => {
     await page.getByTestId('enterprise-header').click();
     await page.getByTestId(`enterprise-option-${water.id}`).click();
     await expect(page).toHaveURL(/\/project\/list$/);
-    await expect(page.getByTestId('shell-enterprise')).toHaveText('杭州滨江水务有限公司');
+    await expect(page.getByTestId('project-list')).toContainText('BJ-LEAK-2026');
+    await expect(page.getByTestId('project-list')).not.toContainText('GAS-N-2026');
   });
 
   test('logout asks for confirmation and clears the session', async ({ page }) => {

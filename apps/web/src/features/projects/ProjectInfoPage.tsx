@@ -1,7 +1,77 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space, Tag } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PageShell } from '../../components/PageShell.tsx';
+import { errorMessage } from '../../api/http.ts';
+import { projectApi } from '../../api/projects.ts';
+import { Authorized } from '../../components/Authorized.tsx';
+import { useSession } from '../../stores/session.ts';
+import { ProjectFormModal } from './ProjectFormModal.tsx';
+import { NETWORK_COLOR, PipeLengths, STATUS_COLOR } from './ProjectListPage.tsx';
 
+/** One project's details and key figures; the current project id is kept in session storage. */
 export default function ProjectInfoPage() {
   const { t } = useTranslation();
-  return <PageShell description={t('page.projectInfo')} />;
+  const navigate = useNavigate();
+  const projectID = useSession((s) => s.projectID);
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const [editing, setEditing] = useState(false);
+  const project = useQuery({ queryKey: ['projects', enterpriseID, 'one', projectID], queryFn: () => projectApi.get(projectID!), enabled: projectID !== null });
+
+  if (projectID === null)
+    return (
+      <Card>
+        <Empty description={t('project.notChosen')}>
+          <Button type="primary" onClick={() => navigate('/project/list')}>
+            {t('menu.projectList')}
+          </Button>
+        </Empty>
+      </Card>
+    );
+  if (project.isError) return <Alert type="error" showIcon message={errorMessage(project.error)} />;
+  const p = project.data?.result;
+  if (!p) return <Skeleton active />;
+  return (
+    <Card
+      title={p.name}
+      data-testid="project-info"
+      extra={
+        <Authorized action="edit">
+          <Button icon={<EditOutlined />} onClick={() => setEditing(true)} data-testid="project-edit">
+            {t('common.edit')}
+          </Button>
+        </Authorized>
+      }
+    >
+      <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
+        <Descriptions.Item label={t('project.code')}>{p.code}</Descriptions.Item>
+        <Descriptions.Item label={t('project.status')}>
+          <Tag color={STATUS_COLOR[p.status]}>{t(`project.statuses.${p.status}`)}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('project.city')}>{[p.city, p.district].filter(Boolean).join(' ')}</Descriptions.Item>
+        <Descriptions.Item label={t('project.period')}>{[p.startDate, p.endDate].map((d) => d ?? '…').join(' ~ ')}</Descriptions.Item>
+        <Descriptions.Item label={t('project.networkTypes')}>
+          <Space size={4}>
+            {p.networkTypes.map((n) => (
+              <Tag key={n} color={NETWORK_COLOR[n]}>
+                {t(`network.${n}`)}
+              </Tag>
+            ))}
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('project.area')}>{p.bbox.map((v) => v.toFixed(4)).join(', ')}</Descriptions.Item>
+        <Descriptions.Item label={t('project.pipeLength')} span={2}>
+          <span data-testid="project-pipe-length">
+            <PipeLengths lengths={p.pipeLengthM} />
+          </span>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('project.description')} span={2}>
+          {p.description ?? '-'}
+        </Descriptions.Item>
+      </Descriptions>
+      <ProjectFormModal open={editing} project={p} onClose={() => setEditing(false)} />
+    </Card>
+  );
 }

@@ -1,7 +1,123 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button, Card, Input, message, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PageShell } from '../../components/PageShell.tsx';
+import { PROJECT_STATUSES, type NetworkType } from '@console/contract';
+import { errorMessage } from '../../api/http.ts';
+import { projectApi, type Project } from '../../api/projects.ts';
+import { Authorized } from '../../components/Authorized.tsx';
+import { useSession } from '../../stores/session.ts';
+import { formatLength } from '../../utils/format.ts';
+import { ProjectFormModal } from './ProjectFormModal.tsx';
 
+export const STATUS_COLOR = { planned: 'blue', active: 'green', closed: 'default' } as const;
+export const NETWORK_COLOR: Record<NetworkType, string> = { water: 'blue', gas: 'orange', drainage: 'green', heat: 'red', power: 'purple', telecom: 'cyan' };
+
+/** Pipe length by network type, e.g. "Water 795.9 km · Drainage 556.3 km". */
+export function PipeLengths({ lengths }: { lengths: Project['pipeLengthM'] }) {
+  const { t } = useTranslation();
+  const entries = Object.entries(lengths) as [NetworkType, number][];
+  if (entries.length === 0) return <Typography.Text type="secondary">0 m</Typography.Text>;
+  return (
+    <Space size={4} wrap>
+      {entries.map(([type, metres]) => (
+        <Tag key={type} color={NETWORK_COLOR[type]}>
+          {t(`network.${type}`)} {formatLength(metres)}
+        </Tag>
+      ))}
+    </Space>
+  );
+}
+
+/** The enterprise's monitoring projects: the landing page after sign-in. */
 export default function ProjectListPage() {
   const { t } = useTranslation();
-  return <PageShell description={t('page.projectList')} />;
+  const navigate = useNavigate();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const [keyword, setKeyword] = useState('');
+  const [status, setStatus] = useState<string | undefined>();
+  const [editing, setEditing] = useState<Project | null | undefined>(undefined);
+  const queryClient = useQueryClient();
+  const projects = useQuery({ queryKey: ['projects', enterpriseID, keyword, status], queryFn: () => projectApi.list({ keyword: keyword || undefined, status }) });
+  const remove = useMutation({
+    mutationFn: (id: number) => projectApi.remove(id),
+    onSuccess: () => {
+      message.success(t('project.deleted'));
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+    },
+    onError: (error) => message.error(errorMessage(error)),
+  });
+
+  const open = (project: Project) => {
+    useSession.getState().setProject(project.id);
+    navigate('/project/info');
+  };
+
+  return (
+    <Card
+      title={t('menu.projectList')}
+      data-testid="project-list"
+      extra={
+        <Authorized action="add">
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="project-new">
+            {t('project.new')}
+          </Button>
+        </Authorized>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search allowClear placeholder={t('project.searchPlaceholder')} onSearch={(v) => setKeyword(v.trim())} style={{ width: 260 }} data-testid="project-search" />
+        <Select
+          allowClear
+          placeholder={t('project.allStatuses')}
+          style={{ width: 160 }}
+          value={status}
+          onChange={setStatus}
+          options={PROJECT_STATUSES.map((s) => ({ value: s, label: t(`project.statuses.${s}`) }))}
+        />
+      </Space>
+      <Table<Project>
+        rowKey="id"
+        loading={projects.isLoading}
+        dataSource={projects.data?.result ?? []}
+        pagination={false}
+        scroll={{ x: 960 }}
+        locale={{ emptyText: t('project.empty') }}
+        columns={[
+          {
+            title: t('project.name'),
+            dataIndex: 'name',
+            render: (name: string, p) => (
+              <Typography.Link onClick={() => open(p)} data-testid={`project-open-${p.code}`}>
+                {name}
+              </Typography.Link>
+            ),
+          },
+          { title: t('project.code'), dataIndex: 'code' },
+          { title: t('project.city'), render: (_, p) => [p.city, p.district].filter(Boolean).join(' ') },
+          { title: t('project.status'), dataIndex: 'status', render: (s: Project['status']) => <Tag color={STATUS_COLOR[s]}>{t(`project.statuses.${s}`)}</Tag> },
+          { title: t('project.period'), render: (_, p) => [p.startDate, p.endDate].map((d) => d ?? '…').join(' ~ ') },
+          { title: t('project.pipeLength'), dataIndex: 'pipeLengthM', render: (lengths: Project['pipeLengthM']) => <PipeLengths lengths={lengths} /> },
+          {
+            title: t('common.actions'),
+            render: (_, p) => (
+              <Space>
+                <Authorized action="edit">
+                  <Typography.Link onClick={() => setEditing(p)}>{t('common.edit')}</Typography.Link>
+                </Authorized>
+                <Authorized action="delete">
+                  <Popconfirm title={t('project.deleteConfirm', { name: p.name })} onConfirm={() => remove.mutate(p.id)} okText={t('common.ok')} cancelText={t('common.cancel')}>
+                    <Typography.Link type="danger">{t('common.delete')}</Typography.Link>
+                  </Popconfirm>
+                </Authorized>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <ProjectFormModal open={editing !== undefined} project={editing ?? null} onClose={() => setEditing(undefined)} />
+    </Card>
+  );
 }

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers.ts';
+
+test.describe('projects', () => {
+  test('the landing page lists the projects with pipe length by network type', async ({ page }) => {
+    await signIn(page, 'viewer');
+    const list = page.getByTestId('project-list');
+    await expect(list).toContainText('滨江区供水管网卫星漏损监测');
+    await expect(list).toContainText('BJ-LEAK-2026');
+    await expect(list.getByText(/^Water \d+(\.\d)? km$/).first()).toBeVisible();
+    // Viewers read only.
+    await expect(page.getByTestId('project-new')).toHaveCount(0);
+    await expect(list.getByText('Edit', { exact: true })).toHaveCount(0);
+    await page.getByTestId('project-open-BJ-LEAK-2026').click();
+    await expect(page).toHaveURL(/\/project\/info$/);
+    await expect(page.getByTestId('project-info')).toContainText('BJ-LEAK-2026');
+    await expect(page.getByTestId('back-to-projects')).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('projectID'))).toMatch(/^\d+$/);
+    await expect(page.getByTestId('project-edit')).toHaveCount(0);
+  });
+
+  test('an admin creates a project by its rectangle, finds it, edits it on its page and deletes it', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.getByTestId('project-new').click();
+    const modal = page.locator('.ant-modal');
+    await page.getByTestId('project-name').fill('长河街道供水漏损普查');
+    await page.getByTestId('project-code').fill('CH-2026');
+    await page.getByTestId('project-city').fill('杭州市');
+    await page.getByTestId('project-minLon').fill('120.15');
+    await page.getByTestId('project-minLat').fill('30.16');
+    await page.getByTestId('project-maxLon').fill('120.14');
+    await page.getByTestId('project-maxLat').fill('30.19');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(modal).toContainText('West must be less than east and south less than north');
+    await page.getByTestId('project-maxLon').fill('120.19');
+    await page.waitForTimeout(1100);
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Project saved');
+    const list = page.getByTestId('project-list');
+    await expect(list).toContainText('CH-2026');
+
+    await page.getByTestId('project-search').fill('长河');
+    await page.getByTestId('project-search').press('Enter');
+    await expect(list.locator('tbody tr.ant-table-row')).toHaveCount(1);
+    await page.getByTestId('project-open-CH-2026').click();
+    await expect(page.getByTestId('project-pipe-length')).toContainText(/Water \d/);
+    await page.getByTestId('project-edit').click();
+    await page.getByTestId('project-name').fill('长河街道供水漏损普查（二期）');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('project-info')).toContainText('长河街道供水漏损普查（二期）');
+
+    await page.getByTestId('back-to-projects').click();
+    await page.getByTestId('project-search').fill('长河');
+    await page.getByTestId('project-search').press('Enter');
+    await list.getByText('Delete', { exact: true }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Project deleted');
+    await expect(list).not.toContainText('CH-2026');
+  });
+});

@@ -1,0 +1,34 @@
+import type { LineGeometry, NetworkType, PipeInput } from '@console/contract';
+import { del, get, post, put } from './http.ts';
+
+export interface Pipe {
+  id: number;
+  pipeId: string;
+  networkType: NetworkType;
+  material: string | null;
+  diameterMm: number | null;
+  pressureClass: string | null;
+  installYear: number | null;
+  depthM: number | null;
+  owner: string | null;
+  lengthM: number;
+  geometry: LineGeometry;
+  updatedAt: string;
+}
+
+export interface PipePage {
+  list: Pipe[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const encode = (input: PipeInput) => ({ ...input, geometry: JSON.stringify(input.geometry) });
+
+export const pipelineApi = {
+  list: (params: Record<string, unknown>) => get<PipePage>('/pipelines', params),
+  facets: () => get<{ materials: string[] }>('/pipelines/facets'),
+  create: (input: PipeInput) => post<Pipe>('/pipelines', encode(input)),
+  update: (id: number, input: PipeInput) => put<Pipe>(`/pipelines/${id}`, encode(input)),
+  remove: (id: number) => del<null>(`/pipelines/${id}`),
+};
