@@ -25,6 +25,7 @@ import { platformRoutes } from './modules/platform/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
+import { tileRoutes } from './modules/tiles/routes.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
       await api.register(pipelineRoutes, { prefix: '/pipelines' });
+      await api.register(tileRoutes, { prefix: '/tiles' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
         ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION }),
       }));

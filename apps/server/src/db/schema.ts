@@ -101,6 +101,8 @@ export const enterprises = pgTable('enterprises', {
     .notNull()
     .default('pending'),
   rejectReason: text('reject_reason'),
+  /** Bumped on every change to the enterprise's pipes: keys the vector tile cache. */
+  pipesVersion: integer('pipes_version').notNull().default(0),
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
   decidedAt: timestamp('decided_at', { withTimezone: true }),
@@ -218,4 +220,17 @@ export const pipes = pgTable(
     index('pipes_enterprise_bbox_idx').on(t.enterpriseId, t.minx, t.miny),
     index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType),
   ],
+);
+
+/** Streets, water and parks of the built-in basemap (the demo city), served as vector tiles. */
+export const basemapFeatures = pgTable(
+  'basemap_features',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: ['street', 'mainStreet', 'river', 'park'] }).notNull(),
+    name: text('name').notNull(),
+    geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
+    ...bbox(),
+  },
+  (t) => [index('basemap_features_bbox_idx').on(t.minx, t.miny)],
 );

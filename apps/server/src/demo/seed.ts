@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { creditCodeCheckChar } from '@console/contract';
 import type { Db } from '../db/client.ts';
-import { enterprises, memberships, pipes, projects, users } from '../db/schema.ts';
+import { basemapFeatures, enterprises, mapSettings, memberships, pipes, projects, users } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/crypto.ts';
 import { bboxColumns, bboxOf, lengthM } from '../geo/geometry.ts';
 import { generateCity, type DemoProjectArea } from './city.ts';
@@ -73,6 +73,9 @@ const DEMO_PROJECTS: Record<DemoProjectArea['key'], { enterprise: 'water' | 'gas
   },
 };
 
+/** The built-in vector basemap as an XYZ template ({grid} is filled with the map's srid). */
+export const DEMO_BASEMAP_URL = '/api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf';
+
 /** Demo pipes go in batches: one statement per batch keeps the seed fast on both databases. */
 const PIPE_BATCH = 1000;
 
@@ -133,6 +136,22 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
       };
     });
     for (let i = 0; i < rows.length; i += PIPE_BATCH) await tx.insert(pipes).values(rows.slice(i, i + PIPE_BATCH));
+
+    for (const f of city.basemap) {
+      await tx.insert(basemapFeatures).values({ kind: f.kind, name: f.name, geometry: f.geometry, ...bboxColumns(bboxOf(f.geometry)) });
+    }
+    // The demo enterprises draw on the built-in basemap, which needs no internet.
+    for (const key of ['water', 'gas'] as const) {
+      await tx.insert(mapSettings).values({
+        enterpriseId: enterpriseIds[key],
+        serviceType: 'XYZ',
+        serviceUrl: DEMO_BASEMAP_URL,
+        srid: 3857,
+        zoomLevel: 13,
+        extent: city.extent,
+        layerName: 'basemap',
+      });
+    }
 
     for (const area of city.projectAreas) {
       const p = DEMO_PROJECTS[area.key];

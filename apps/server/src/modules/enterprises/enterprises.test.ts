@@ -185,8 +185,17 @@ describe('enterprise profile and map settings', () => {
 
   it('defaults to srid 4326 and ArcGIS, validates and saves settings', async () => {
     const admin = as(t.app, await login(t.app, 'admin'), ids.water);
-    const defaults = (await admin({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
-    expect(defaults).toMatchObject({ srid: 4326, serviceType: 'ArcGIS' });
+    // The demo draws on the built-in vector basemap.
+    const demo = (await admin({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
+    expect(demo).toMatchObject({ serviceType: 'XYZ', serviceUrl: '/api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf', srid: 3857 });
+    // An enterprise that saved nothing gets the spec's defaults.
+    const owner = await login(t.app, 'member');
+    const created = (await as(t.app, owner)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('富阳水务有限公司', validCode('91330111MA2C00055'))) })).json().result;
+    await as(t.app, await login(t.app, 'platform'))({ method: 'POST', url: `/api/platform/enterprises/${created.id}/verify` });
+    const defaults = (await as(t.app, owner, created.id)({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
+    expect(defaults).toEqual({ serviceType: 'ArcGIS', srid: 4326, tileSize: 256, zoomLevel: 10 });
+    const schemaDefaults = (await admin({ method: 'PUT', url: '/api/enterprise/mapSettings', ...json({ serviceUrl: 'https://gis.example.com/arcgis/rest/services/a/MapServer' }) })).json().result;
+    expect(schemaDefaults).toMatchObject({ serviceType: 'ArcGIS', srid: 4326 });
 
     const settings = {
       serviceType: 'ArcGIS',
@@ -292,6 +301,9 @@ describe('tenant isolation', () => {
       'POST /api/enterprise/apply',
       'GET /api/enterprise/applications',
       'GET /api/settings',
+      // The built-in basemap is public map data, no tenant's.
+      'GET /api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf',
+      'GET /api/tiles/info',
     ]);
     let checked = 0;
     // Logout revokes the token: call it last.

@@ -7,6 +7,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, lengthM, midpointOf, pointInArea } from '../../geo/geometry.ts';
 import { getProject } from '../projects/service.ts';
 import { pipeBboxIntersects } from './queries.ts';
+import { bumpPipesVersion } from '../tiles/service.ts';
 
 const columns = {
   id: pipes.id,
@@ -100,6 +101,7 @@ function rethrowConflict(error: unknown): never {
 export async function createPipe(db: Db, enterpriseId: number, input: PipeInput) {
   try {
     const [row] = await db.insert(pipes).values({ ...toRow(input), enterpriseId }).returning({ id: pipes.id });
+    await bumpPipesVersion(db, enterpriseId);
     return getPipe(db, enterpriseId, row.id);
   } catch (error) {
     rethrowConflict(error);
@@ -117,10 +119,12 @@ export async function updatePipe(db: Db, enterpriseId: number, id: number, input
   } catch (error) {
     rethrowConflict(error);
   }
+  await bumpPipesVersion(db, enterpriseId);
   return getPipe(db, enterpriseId, id);
 }
 
 export async function deletePipe(db: Db, enterpriseId: number, id: number) {
   const deleted = await db.delete(pipes).where(and(eq(pipes.id, id), eq(pipes.enterpriseId, enterpriseId))).returning({ id: pipes.id });
   if (deleted.length === 0) throw notFound('notFound.pipe');
+  await bumpPipesVersion(db, enterpriseId);
 }

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VectorTile } from '@mapbox/vector-tile';
+import Pbf from 'pbf';
+import { as, createTestApp, demoEnterpriseIds, login, type TestApp } from '../../testing/app.ts';
+
+let t: TestApp;
+let ids: { water: number; gas: number; drainage: number };
+beforeAll(async () => {
+  t = await createTestApp();
+  ids = await demoEnterpriseIds(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Tile x/y holding lon/lat at zoom z on the Web Mercator grid. */
+function mercatorTile(lon: number, lat: number, z: number) {
+  const n = 2 ** z;
+  const x = Math.floor(((lon + 180) / 360) * n);
+  const r = (lat * Math.PI) / 180;
+  const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+  return { x, y };
+}
+
+const decode = (body: Buffer) => new VectorTile(new Pbf(new Uint8Array(body)));
+
+describe('vector tiles', () => {
+  it("serve the enterprise's pipes with their attributes, decoded by a standard MVT reader", async () => {
+    const api = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const { x, y } = mercatorTile(120.205, 30.2, 15);
+    const response = await api({ method: 'GET', url: `/api/tiles/pipes/3857/15/${x}/${y}.pbf` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
+    const layer = decode(response.rawPayload).layers.pipes;
+    expect(layer.length).toBeGreaterThan(5);
+    const types = new Set<unknown>();
+    for (let i = 0; i < layer.length; i++) {
+      const f = layer.feature(i);
+      expect(f.type).toBe(2);
+      types.add(f.properties.networkType);
+      const geo = f.toGeoJSON(x, y, 15);
+      const coords = (geo.geometry.type === 'LineString' ? [geo.geometry.coordinates] : geo.geometry.coordinates) as number[][][];
+      // Decoded back to degrees, the lines sit in the demo city near the tile.
+      for (const line of coords) for (const [lon, lat] of line) {
+        expect(lon).toBeGreaterThan(120.1);
+        expect(lon).toBeLessThan(120.3);
+        expect(lat).toBeGreaterThan(30.1);
+        expect(lat).toBeLessThan(30.3);
+      }
+    }
+    expect([...types].sort()).toEqual(['drainage', 'water']);
+    expect(layer.feature(0).properties).toMatchObject({ pipeId: expect.stringMatching(/^[WD]-/), diameterMm: expect.any(Number) });
+  });
+
+  it('make WGS84 (4326) tiles too, and draw only mains when zoomed out', async () => {
+    const api = as(t.app, await login(t.app, 'viewer'), ids.water);
+    // 4326 grid: 2 x 1 tiles at zoom 0; at zoom 12 a tile is 180/4096 degrees.
+    const size = 180 / 2 ** 12;
+    const x = Math.floor((120.205 + 180) / size);
+    const y = Math.floor((90 - 30.2) / size);
+    const near = decode((await api({ method: 'GET', url: `/api/tiles/pipes/4326/14/${x * 4}/${y * 4}.pbf` })).rawPayload).layers.pipes;
+    expect(near?.length ?? 0).toBeGreaterThanOrEqual(0);
+    const out = decode((await api({ method: 'GET', url: `/api/tiles/pipes/4326/12/${x}/${y}.pbf` })).rawPayload).layers.pipes;
+    expect(out.length).toBeGreaterThan(0);
+    for (let i = 0; i < out.length; i++) {
+      const f = out.feature(i).properties as { diameterMm: number; networkType: string };
+      expect(f.diameterMm >= 300 || (f.networkType === 'gas' && f.diameterMm >= 200)).toBe(true);
+    }
+  });
+
+  it('follow pipe changes at once (the cache is keyed by a version) and never show another enterprise', async () => {
+    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const z = 17;
+    const { x, y } = mercatorTile(120.30005, 30.30005, z);
+    const url = `/api/tiles/pipes/3857/${z}/${x}/${y}.pbf`;
+    const before = decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes;
+    expect(before).toBeUndefined();
+    const created = (
+      await admin({
+        method: 'POST',
+        url: '/api/pipelines',
+        payload: { pipeId: 'W-TILE-1', networkType: 'water', diameterMm: 100, geometry: { type: 'LineString', coordinates: [[120.3, 30.3], [120.3001, 30.3001]] } },
+      })
+    ).json().result;
+    const after = decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes;
+    expect(after.length).toBe(1);
+    expect(after.feature(0).properties.pipeId).toBe('W-TILE-1');
+    const gas = as(t.app, await login(t.app, 'both'), ids.gas);
+    expect(decode((await gas({ method: 'GET', url })).rawPayload).layers.pipes).toBeUndefined();
+    await admin({ method: 'DELETE', url: `/api/pipelines/${created.id}` });
+    expect(decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes).toBeUndefined();
+  });
+
+  it('serve the built-in basemap without sign-in, and refuse tiles outside the grid', async () => {
+    const { x, y } = mercatorTile(120.205, 30.2, 13);
+    const response = await t.app.inject({ method: 'GET', url: `/api/tiles/basemap/3857/13/${x}/${y}.pbf` });
+    const tile = decode(response.rawPayload);
+    expect(tile.layers.streets.length).toBeGreaterThan(3);
+    expect(tile.layers.streets.feature(0).properties.kind).toMatch(/street|mainStreet/);
+    expect((await t.app.inject({ method: 'GET', url: '/api/tiles/basemap/3857/2/9/0.pbf' })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/tiles/basemap/4326/0/2/0.pbf' })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/tiles/basemap/4326/0/1/0.pbf' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/api/tiles/pipes/3857/13/${x}/${y}.pbf` })).statusCode).toBe(401);
+  });
+});
