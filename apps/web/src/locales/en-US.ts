@@ -348,6 +348,18 @@ const enUS = {
     },
     total: '{{total}} pipes',
   },
+  map: {
+    basemapFailed: 'The basemap cannot be shown',
+    arcgisNoGrid: 'The ArcGIS service did not describe its tile grid (?f=json): enter origin and resolutions in the map settings.',
+    wmtsUnreachable: 'The WMTS GetCapabilities document cannot be read from the service URL.',
+    wmtsNoLayer: 'The WMTS service has no layer with this name in this projection.',
+    layers: 'Layers',
+    legend: 'Legend',
+    basemap: 'Basemap',
+    areas: 'Project areas',
+    pipes: 'Pipes',
+    pipeDetail: 'Pipe',
+  },
   system: {
     introTitle: 'Product introduction',
     introLead:

@@ -350,6 +350,18 @@ const zhCN: Messages = {
     },
     total: '共 {{total}} 条管段',
   },
+  map: {
+    basemapFailed: '底图无法显示',
+    arcgisNoGrid: 'ArcGIS 服务未给出切片方案（?f=json）：请在地图设置中填写原点和分辨率。',
+    wmtsUnreachable: '无法从服务地址读取 WMTS GetCapabilities 文档。',
+    wmtsNoLayer: 'WMTS 服务在该投影下没有此图层。',
+    layers: '图层',
+    legend: '图例',
+    basemap: '底图',
+    areas: '项目范围',
+    pipes: '管线',
+    pipeDetail: '管段',
+  },
   system: {
     introTitle: '产品介绍',
     introLead: '系统将卫星雷达、管网数据与现场作业结合在一起，帮助企业发现并处置埋地管网中的风险。',

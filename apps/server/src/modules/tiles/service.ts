@@ -5,8 +5,18 @@ import { basemapFeatures, enterprises, pipes } from '../../db/schema.ts';
 import { encodeTile, tileBBox, tileFeatures, type TileGrid } from '../../geo/tiles.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
 
-/** Below this zoom only the larger pipes are drawn (mains): a whole city of service lines is noise. */
+/** Below this zoom only the mains are drawn: a whole city of distribution pipes is noise. */
 export const MAINS_ONLY_BELOW_ZOOM = 13;
+
+/** Mains: water from DN400, gas from DN200, drainage from DN1000 (other networks from DN300). */
+export const MAIN_DIAMETER_MM: Record<string, number> = { water: 400, gas: 200, drainage: 1000 };
+const isMain = () =>
+  or(
+    and(eq(pipes.networkType, 'water'), gte(pipes.diameterMm, MAIN_DIAMETER_MM.water)),
+    and(eq(pipes.networkType, 'gas'), gte(pipes.diameterMm, MAIN_DIAMETER_MM.gas)),
+    and(eq(pipes.networkType, 'drainage'), gte(pipes.diameterMm, MAIN_DIAMETER_MM.drainage)),
+    and(sql`${pipes.networkType} not in ('water', 'gas', 'drainage')`, gte(pipes.diameterMm, 300)),
+  )!;
 
 /**
  * Made tiles, keyed by enterprise, its pipes version and the tile address. A change to the pipes
@@ -49,7 +59,7 @@ export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: 
   if (cached) return cached;
   const box: BBox = tileBBox(grid, z, x, y);
   const where = [eq(pipes.enterpriseId, enterpriseId), pipeBboxIntersects(box)];
-  if (z < MAINS_ONLY_BELOW_ZOOM) where.push(or(gte(pipes.diameterMm, 300), and(eq(pipes.networkType, 'gas'), gte(pipes.diameterMm, 200)))!);
+  if (z < MAINS_ONLY_BELOW_ZOOM) where.push(isMain());
   const rows = await db
     .select({
       id: pipes.id,

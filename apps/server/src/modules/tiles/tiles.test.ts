@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
+import { MAIN_DIAMETER_MM } from './service.ts';
 import { as, createTestApp, demoEnterpriseIds, login, type TestApp } from '../../testing/app.ts';
 
 let t: TestApp;
@@ -64,7 +65,7 @@ describe('vector tiles', () => {
     expect(out.length).toBeGreaterThan(0);
     for (let i = 0; i < out.length; i++) {
       const f = out.feature(i).properties as { diameterMm: number; networkType: string };
-      expect(f.diameterMm >= 300 || (f.networkType === 'gas' && f.diameterMm >= 200)).toBe(true);
+      expect(f.diameterMm).toBeGreaterThanOrEqual(MAIN_DIAMETER_MM[f.networkType]);
     }
   });
 

@@ -1,7 +1,70 @@
+import { useMemo, useState } from 'react';
+import { Alert, Card, Checkbox, Descriptions, Drawer, Skeleton, Space, Switch, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PageShell } from '../../components/PageShell.tsx';
+import { NETWORK_TYPES, type NetworkType } from '@console/contract';
+import { errorMessage } from '../../api/http.ts';
+import { mapApi } from '../../api/map.ts';
+import { projectApi } from '../../api/projects.ts';
+import { MapView, NETWORK_MAP_COLOR, type MapLayerVisibility } from '../../components/MapView.tsx';
+import { useSession } from '../../stores/session.ts';
 
+/** All project areas and the whole network of the enterprise, with a layer switcher and legend. */
 export default function EnterpriseMapPage() {
   const { t } = useTranslation();
-  return <PageShell description={t('page.enterpriseMap')} />;
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
+  const [visibility, setVisibility] = useState<MapLayerVisibility>({ basemap: true, areas: true, networks: [...NETWORK_TYPES] });
+  const [picked, setPicked] = useState<Record<string, unknown> | null>(null);
+  const areas = useMemo(() => (projects.data?.result ?? []).map((p) => ({ id: p.id, name: p.name, area: p.area })), [projects.data]);
+  // Only the networks the enterprise has in its projects are offered in the legend.
+  const networks = useMemo(() => {
+    const inUse = new Set((projects.data?.result ?? []).flatMap((p) => Object.keys(p.pipeLengthM)));
+    return NETWORK_TYPES.filter((n) => inUse.has(n));
+  }, [projects.data]);
+
+  if (settings.isError) return <Alert type="error" showIcon message={errorMessage(settings.error)} />;
+  if (!settings.data) return <Skeleton active />;
+  return (
+    <div style={{ position: 'relative' }} data-testid="enterprise-map">
+      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} />
+      <Card size="small" title={t('map.layers')} style={{ position: 'absolute', top: 12, right: 12, width: 220 }} data-testid="layer-switcher">
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Space>
+            <Switch size="small" checked={visibility.basemap} onChange={(basemap) => setVisibility((v) => ({ ...v, basemap }))} data-testid="layer-basemap" />
+            {t('map.basemap')}
+          </Space>
+          <Space>
+            <Switch size="small" checked={visibility.areas} onChange={(areasOn) => setVisibility((v) => ({ ...v, areas: areasOn }))} />
+            {t('map.areas')}
+          </Space>
+          <Typography.Text type="secondary">{t('map.pipes')}</Typography.Text>
+          <Checkbox.Group
+            value={visibility.networks}
+            onChange={(list) => setVisibility((v) => ({ ...v, networks: list as NetworkType[] }))}
+            style={{ display: 'flex', flexDirection: 'column', gap: 4 }}
+          >
+            {networks.map((n) => (
+              <Checkbox key={n} value={n} data-testid={`layer-${n}`}>
+                <span style={{ display: 'inline-block', width: 18, height: 4, background: NETWORK_MAP_COLOR[n], verticalAlign: 'middle', marginRight: 6 }} />
+                {t(`network.${n}`)}
+              </Checkbox>
+            ))}
+          </Checkbox.Group>
+        </Space>
+      </Card>
+      <Drawer open={picked !== null} onClose={() => setPicked(null)} title={t('map.pipeDetail')} width={360} mask={false}>
+        {picked && (
+          <Descriptions column={1} size="small" bordered data-testid="map-pipe-detail">
+            <Descriptions.Item label={t('pipeline.pipeId')}>{String(picked.pipeId)}</Descriptions.Item>
+            <Descriptions.Item label={t('pipeline.networkType')}>{t(`network.${picked.networkType}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('pipeline.material')}>{String(picked.material ?? '-')}</Descriptions.Item>
+            <Descriptions.Item label={t('pipeline.diameter')}>{String(picked.diameterMm ?? '-')}</Descriptions.Item>
+            <Descriptions.Item label={t('pipeline.installYear')}>{String(picked.installYear ?? '-')}</Descriptions.Item>
+          </Descriptions>
+        )}
+      </Drawer>
+    </div>
+  );
 }

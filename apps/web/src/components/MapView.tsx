@@ -1,0 +1,272 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert } from 'antd';
+import { useTranslation } from 'react-i18next';
+import OlMap from 'ol/Map';
+import View from 'ol/View';
+import TileLayer from 'ol/layer/Tile';
+import VectorTileLayer from 'ol/layer/VectorTile';
+import VectorLayer from 'ol/layer/Vector';
+import XYZ from 'ol/source/XYZ';
+import WMTS, { optionsFromCapabilities } from 'ol/source/WMTS';
+import VectorTileSource from 'ol/source/VectorTile';
+import VectorSource from 'ol/source/Vector';
+import MVT from 'ol/format/MVT';
+import GeoJSON from 'ol/format/GeoJSON';
+import WMTSCapabilities from 'ol/format/WMTSCapabilities';
+import TileGrid from 'ol/tilegrid/TileGrid';
+import { createXYZ } from 'ol/tilegrid';
+import { Fill, Stroke, Style } from 'ol/style';
+import { transformExtent } from 'ol/proj';
+import { getCenter } from 'ol/extent';
+import type { FeatureLike } from 'ol/Feature';
+import type VectorTile from 'ol/VectorTile';
+import type BaseLayer from 'ol/layer/Base';
+import 'ol/ol.css';
+import { HEADERS, type AreaGeometry, type MapSettings, type NetworkType } from '@console/contract';
+import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
+
+/** Colours of the network types on maps and legends. */
+export const NETWORK_MAP_COLOR: Record<NetworkType, string> = {
+  water: '#1677ff',
+  gas: '#fa8c16',
+  drainage: '#389e0d',
+  heat: '#cf1322',
+  power: '#722ed1',
+  telecom: '#13c2c2',
+};
+
+export interface MapLayerVisibility {
+  basemap: boolean;
+  areas: boolean;
+  /** Network types drawn; the others are hidden. */
+  networks: NetworkType[];
+}
+
+export interface MapArea {
+  id: number;
+  name: string;
+  area: AreaGeometry;
+}
+
+interface MapViewProps {
+  settings: MapSettings;
+  areas?: MapArea[];
+  visibility?: MapLayerVisibility;
+  /** Fit the view to these areas instead of the settings' extent. */
+  fitAreas?: boolean;
+  onPipeClick?: (properties: Record<string, unknown>) => void;
+  height?: number | string;
+}
+
+const ALL_NETWORKS = Object.keys(NETWORK_MAP_COLOR) as NetworkType[];
+const DEFAULT_VISIBILITY: MapLayerVisibility = { basemap: true, areas: true, networks: ALL_NETWORKS };
+
+/** The WGS84 tile grid of our vector tiles and of Tianditu 'c': two 180-degree tiles at zoom 0. */
+function wgs84Grid(tileSize: number) {
+  return new TileGrid({
+    extent: [-180, -90, 180, 90],
+    origin: [-180, 90],
+    tileSize,
+    resolutions: Array.from({ length: 23 }, (_, z) => 180 / tileSize / 2 ** z),
+  });
+}
+
+const gridFor = (srid: number, tileSize = 256) => (srid === 4326 ? wgs84Grid(tileSize) : createXYZ({ tileSize, maxZoom: 22 }));
+
+/** Vector tiles of our API carry the token and the current enterprise. */
+function authorisedTileLoad(tile: VectorTile<FeatureLike>, url: string) {
+  tile.setLoader((extent, _resolution, projection) => {
+    const headers: Record<string, string> = {};
+    const token = getToken();
+    const enterprise = sessionStore.get(SESSION_KEYS.enterpriseId);
+    if (token) headers[HEADERS.token] = token;
+    if (enterprise) headers[HEADERS.enterprise] = enterprise;
+    void fetch(url, { headers })
+      .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(String(response.status)))))
+      .then((data) => {
+        const format = tile.getFormat();
+        tile.setFeatures(format.readFeatures(data, { extent, featureProjection: projection }) as never);
+      })
+      .catch(() => tile.setFeatures([]));
+  });
+}
+
+const BASEMAP_STYLE: Record<string, Style> = {
+  water: new Style({ fill: new Fill({ color: '#aad3f5' }) }),
+  parks: new Style({ fill: new Fill({ color: '#c8e6c0' }) }),
+  street: new Style({ stroke: new Stroke({ color: '#ffffff', width: 3 }) }),
+  mainStreet: new Style({ stroke: new Stroke({ color: '#fde6a8', width: 6 }) }),
+};
+
+/** The basemap layer the enterprise's map settings describe, or an error to show. */
+async function basemapLayer(settings: MapSettings, t: (key: string) => string): Promise<BaseLayer | null> {
+  const url = settings.serviceUrl ?? '';
+  switch (settings.serviceType) {
+    case 'none':
+      return null;
+    case 'XYZ': {
+      const template = url.replace('{grid}', String(settings.srid));
+      if (/\.pbf($|\?)/.test(template)) {
+        return new VectorTileLayer({
+          source: new VectorTileSource({ format: new MVT(), url: template, tileGrid: gridFor(settings.srid, 512), projection: `EPSG:${settings.srid}` }),
+          background: '#f2efe9',
+          style: (feature) => BASEMAP_STYLE[String(feature.get('kind') === 'river' ? 'water' : feature.get('kind') === 'park' ? 'parks' : feature.get('kind'))],
+        });
+      }
+      return new TileLayer({ source: new XYZ({ url: template, tileGrid: gridFor(settings.srid, settings.tileSize), projection: `EPSG:${settings.srid}` }) });
+    }
+    case 'ArcGIS': {
+      let { origin, resolutions } = settings;
+      if (!origin || !resolutions) {
+        // A cached ArcGIS service describes its tile grid at ?f=json.
+        const info = await fetch(`${url}?f=json`).then((r) => r.json()).catch(() => null);
+        const tileInfo = info?.tileInfo;
+        if (!tileInfo) throw new Error(t('map.arcgisNoGrid'));
+        origin = [tileInfo.origin.x, tileInfo.origin.y];
+        resolutions = tileInfo.lods.map((lod: { resolution: number }) => lod.resolution);
+      }
+      return new TileLayer({
+        source: new XYZ({
+          url: `${url.replace(/\/$/, '')}/tile/{z}/{y}/{x}`,
+          projection: `EPSG:${settings.srid}`,
+          tileGrid: new TileGrid({ origin, resolutions: resolutions!, tileSize: settings.tileSize, extent: settings.extent }),
+        }),
+      });
+    }
+    case 'WMTS': {
+      const text = await fetch(url).then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status))))).catch(() => null);
+      if (!text) throw new Error(t('map.wmtsUnreachable'));
+      const capabilities = new WMTSCapabilities().read(text);
+      const options = optionsFromCapabilities(capabilities, { layer: settings.layerName ?? '', projection: `EPSG:${settings.srid}` });
+      if (!options) throw new Error(t('map.wmtsNoLayer'));
+      return new TileLayer({ source: new WMTS(options) });
+    }
+  }
+}
+
+/** Map units per pixel at about zoom 13, where distribution pipes appear. */
+const DETAIL_RESOLUTION: Record<number, number> = { 3857: 19, 4326: 1.7e-4 };
+
+function pipeStyle(visible: Set<string>, srid: number) {
+  const cache = new Map<string, Style>();
+  return (feature: FeatureLike, resolution: number) => {
+    const type = String(feature.get('networkType'));
+    if (!visible.has(type)) return undefined;
+    const diameter = Number(feature.get('diameterMm') ?? 100);
+    // Wider for bigger pipes, thinner when zoomed out (resolution in map units per pixel).
+    const zoomedOut = resolution > DETAIL_RESOLUTION[srid];
+    const width = (diameter >= 800 ? 3 : diameter >= 300 ? 2 : 1.2) * (zoomedOut ? 0.6 : 1);
+    const key = `${type}:${width}`;
+    if (!cache.has(key)) cache.set(key, new Style({ stroke: new Stroke({ color: NETWORK_MAP_COLOR[type as NetworkType] ?? '#595959', width }) }));
+    return cache.get(key);
+  };
+}
+
+/**
+ * The console's map: the enterprise's basemap service (ArcGIS cached tiles, WMTS, XYZ or none,
+ * in EPSG:4326 or 3857), the enterprise's pipes as vector tiles styled by network type, and
+ * project areas. Wrong settings show a readable error over the map.
+ */
+export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480 }: MapViewProps) {
+  const { t } = useTranslation();
+  const target = useRef<HTMLDivElement>(null);
+  const tooltip = useRef<HTMLDivElement>(null);
+  const map = useRef<OlMap | null>(null);
+  const layers = useRef<{ basemap: BaseLayer | null; pipes: VectorTileLayer; areas: VectorLayer } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const clickRef = useRef(onPipeClick);
+  clickRef.current = onPipeClick;
+  const visibilityRef = useRef(visibility);
+  visibilityRef.current = visibility;
+
+  // (Re)build the map when the settings change.
+  useEffect(() => {
+    if (!target.current) return;
+    const projection = `EPSG:${settings.srid}`;
+    const pipes = new VectorTileLayer({
+      source: new VectorTileSource({
+        format: new MVT(),
+        url: `/api/tiles/pipes/${settings.srid}/{z}/{x}/{y}.pbf`,
+        tileGrid: gridFor(settings.srid, 512),
+        projection,
+        tileLoadFunction: authorisedTileLoad as never,
+      }),
+      declutter: false,
+    });
+    const areaLayer = new VectorLayer({
+      source: new VectorSource(),
+      style: new Style({ stroke: new Stroke({ color: '#f5222d', width: 2, lineDash: [8, 6] }), fill: new Fill({ color: 'rgba(245,34,45,0.05)' }) }),
+    });
+    const extent = settings.extent ? transformExtent(settings.extent, 'EPSG:4326', projection) : undefined;
+    const instance = new OlMap({
+      target: target.current,
+      layers: [pipes, areaLayer],
+      view: new View({ projection, center: extent ? getCenter(extent) : transformExtent([120.2, 30.2, 120.2, 30.2], 'EPSG:4326', projection).slice(0, 2), zoom: settings.zoomLevel }),
+    });
+    map.current = instance;
+    layers.current = { basemap: null, pipes, areas: areaLayer };
+    setError(null);
+    let cancelled = false;
+    basemapLayer(settings, t)
+      .then((layer) => {
+        if (cancelled || !layer) return;
+        instance.getLayers().insertAt(0, layer);
+        layers.current!.basemap = layer;
+        layer.setVisible(visibilityRef.current.basemap);
+      })
+      .catch((failure: Error) => !cancelled && setError(failure.message));
+
+    instance.on('pointermove', (event) => {
+      const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
+      const element = tooltip.current!;
+      if (!feature) {
+        element.style.display = 'none';
+        return;
+      }
+      element.style.display = 'block';
+      element.style.left = `${event.pixel[0] + 12}px`;
+      element.style.top = `${event.pixel[1] + 12}px`;
+      element.textContent = `${feature.get('pipeId')} · ${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'} · ${feature.get('material') ?? ''}`;
+    });
+    instance.on('singleclick', (event) => {
+      const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
+      if (feature) clickRef.current?.(feature.getProperties());
+    });
+    return () => {
+      cancelled = true;
+      instance.setTarget(undefined);
+      map.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [JSON.stringify(settings)]);
+
+  useEffect(() => {
+    const l = layers.current;
+    if (!l) return;
+    l.basemap?.setVisible(visibility.basemap);
+    l.areas.setVisible(visibility.areas);
+    l.pipes.setStyle(pipeStyle(new Set(visibility.networks), settings.srid));
+  }, [visibility, settings]);
+
+  useEffect(() => {
+    const l = layers.current;
+    const instance = map.current;
+    if (!l || !instance) return;
+    const source = l.areas.getSource()!;
+    source.clear();
+    const format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` });
+    for (const a of areas) {
+      const feature = format.readFeature({ type: 'Feature', geometry: a.area, properties: { name: a.name } });
+      source.addFeatures(Array.isArray(feature) ? feature : [feature]);
+    }
+    if (fitAreas && areas.length) instance.getView().fit(source.getExtent()!, { padding: [32, 32, 32, 32], maxZoom: 17 });
+  }, [areas, fitAreas, settings]);
+
+  return (
+    <div style={{ position: 'relative', height }} data-testid="map-view">
+      <div ref={target} style={{ position: 'absolute', inset: 0 }} />
+      <div ref={tooltip} data-testid="map-tooltip" style={{ position: 'absolute', display: 'none', pointerEvents: 'none', background: 'rgba(0,0,0,0.75)', color: '#fff', padding: '2px 8px', borderRadius: 4, fontSize: 12, whiteSpace: 'nowrap' }} />
+      {error && <Alert type="error" showIcon message={t('map.basemapFailed')} description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} data-testid="map-error" />}
+    </div>
+  );
+}
