@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space, Tag } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
@@ -6,6 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/http.ts';
 import { projectApi } from '../../api/projects.ts';
+import { mapApi } from '../../api/map.ts';
+import { MapView } from '../../components/MapView.tsx';
 import { Authorized } from '../../components/Authorized.tsx';
 import { useSession } from '../../stores/session.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
@@ -19,6 +21,9 @@ export default function ProjectInfoPage() {
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [editing, setEditing] = useState(false);
   const project = useQuery({ queryKey: ['projects', enterpriseID, 'one', projectID], queryFn: () => projectApi.get(projectID!), enabled: projectID !== null });
+  const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  const data = project.data?.result;
+  const areas = useMemo(() => (data ? [{ id: data.id, name: data.name, area: data.area }] : []), [data]);
 
   if (projectID === null)
     return (
@@ -71,6 +76,11 @@ export default function ProjectInfoPage() {
           {p.description ?? '-'}
         </Descriptions.Item>
       </Descriptions>
+      {settings.data && (
+        <div style={{ marginTop: 16 }}>
+          <MapView settings={settings.data.result} areas={areas} fitAreas height={420} />
+        </div>
+      )}
       <ProjectFormModal open={editing} project={p} onClose={() => setEditing(false)} />
     </Card>
   );
