@@ -9,6 +9,7 @@ import { useActionVisible } from '../../components/Authorized.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { useSession } from '../../stores/session.ts';
 import { EnterpriseProfileFields } from './enterpriseFields.tsx';
+import { MapSettingsForm } from './MapSettingsForm.tsx';
 
 /** The current enterprise's profile: everyone reads it, those allowed to edit change it. */
 export default function EnterpriseEditPage() {
@@ -35,6 +36,7 @@ export default function EnterpriseEditPage() {
   if (profile.isError) return <Alert type="error" showIcon message={errorMessage(profile.error)} />;
   if (!data) return <Skeleton active />;
   return (
+    <>
     <Card title={t('menu.enterpriseEdit')} data-testid="enterprise-profile">
       <Descriptions column={{ xs: 1, md: 2 }} style={{ marginBottom: 24 }}>
         <Descriptions.Item label={t('enterprise.field.enterpriseName')}>
@@ -58,5 +60,8 @@ export default function EnterpriseEditPage() {
         </Form>
       )}
     </Card>
+    {/* Map settings are the admins' (edit on the enterprise). */}
+    {canEdit && <MapSettingsForm />}
+    </>
   );
 }
