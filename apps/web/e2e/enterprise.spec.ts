@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, apiLogin, signIn, smsCode } from './helpers.ts';
+import { api, apiLogin, enterpriseIds, signIn, smsCode } from './helpers.ts';
 import { E2E_BASE_URL } from './server.ts';
 
 /** A new account with no enterprise, registered through the API with its SMS code. */
@@ -75,5 +75,38 @@ test.describe('apply page', () => {
     await expect(page.getByTestId('enterprise-header')).toHaveText(/杭州滨江水务有限公司/);
     await page.getByTestId('enterprise-header').click();
     await expect(page.getByTestId(`enterprise-option-${gas.id}`)).toBeVisible();
+  });
+});
+
+test.describe('members page', () => {
+  test('an admin approves a join request, changes the role, removes the member; the last admin stays', async ({ page }) => {
+    await newAccount('fieldcrew', '13500000002');
+    const crew = await apiLogin('fieldcrew');
+    const [water] = await enterpriseIds('admin');
+    expect((await api(crew, 'POST', '/enterprise/apply', { enterpriseId: water.id, message: '管网巡检组' })).success).toBe(true);
+
+    await signIn(page, 'admin');
+    await page.goto('/enterprise/users');
+    await page.locator('.ant-card').getByRole('tab', { name: /Join requests/ }).click();
+    await expect(page.getByTestId('requests-table')).toContainText('管网巡检组');
+    await page.getByTestId('approve-fieldcrew').click();
+    await expect(page.getByTestId('requests-table')).toContainText('No pending request');
+
+    await page.locator('.ant-card').getByRole('tab', { name: 'Members', exact: true }).click();
+    const members = page.getByTestId('members-table');
+    await expect(members).toContainText('fieldcrew');
+    await page.getByTestId('role-fieldcrew').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('Viewer', { exact: true }).click();
+    await expect(page.getByTestId('role-fieldcrew')).toContainText('Viewer');
+
+    // The only admin cannot step down.
+    await page.getByTestId('role-admin').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('Member', { exact: true }).click();
+    await expect(page.locator('.ant-message')).toContainText('an enterprise must keep at least one administrator');
+    await expect(page.getByTestId('role-admin')).toContainText('Administrator');
+
+    await page.getByTestId('remove-fieldcrew').click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await expect(members).not.toContainText('fieldcrew');
   });
 });

@@ -1,5 +1,5 @@
 import type { EnterpriseProfileInput } from '@console/contract';
-import { get, post, put } from './http.ts';
+import { del, get, post, put } from './http.ts';
 
 export interface EnterpriseProfile extends EnterpriseProfileInput {
   id: number;
@@ -32,6 +32,11 @@ export const enterpriseApi = {
   info: () => get<EnterpriseProfile>('/enterprise/info'),
   updateInfo: (data: EnterpriseProfileInput) => put<EnterpriseProfile>('/enterprise/info', data as unknown as Record<string, unknown>),
   members: () => get<Member[]>('/enterprise/members'),
+  joinRequests: () => get<Member[]>('/enterprise/joinRequests'),
+  approve: (id: number, role: Member['role']) => post<null>(`/enterprise/joinRequests/${id}/approve`, { role }),
+  reject: (id: number) => post<null>(`/enterprise/joinRequests/${id}/reject`),
+  changeRole: (userId: number, role: Member['role']) => put<null>(`/enterprise/members/${userId}/role`, { role }),
+  removeMember: (userId: number) => del<null>(`/enterprise/members/${userId}`),
   register: (data: EnterpriseProfileInput) =>
     post<{ id: number; enterpriseName: string; status: string }>('/enterprise/register', data as unknown as Record<string, unknown>),
   search: (name: string) => get<{ id: number; enterpriseName: string; address: string }[]>('/enterprise/search', { name }),

@@ -379,6 +379,18 @@ const enUS = {
     applyPreset: 'Apply',
     builtIn: 'Use the built-in basemap',
   },
+  users: {
+    members: 'Members',
+    requests: 'Join requests',
+    noRequests: 'No pending request',
+    message: 'Message',
+    approveMember: 'Approve as member',
+    approveViewer: 'Approve as viewer',
+    reject: 'Reject',
+    remove: 'Remove',
+    removeConfirm: 'Remove {{name}} from the enterprise?',
+    done: 'Done',
+  },
   system: {
     introTitle: 'Product introduction',
     introLead:

@@ -381,6 +381,18 @@ const zhCN: Messages = {
     applyPreset: '应用',
     builtIn: '使用内置底图',
   },
+  users: {
+    members: '成员',
+    requests: '加入申请',
+    noRequests: '暂无待审批的申请',
+    message: '留言',
+    approveMember: '批准为成员',
+    approveViewer: '批准为只读成员',
+    reject: '拒绝',
+    remove: '移除',
+    removeConfirm: '确定将 {{name}} 移出企业？',
+    done: '操作成功',
+  },
   system: {
     introTitle: '产品介绍',
     introLead: '系统将卫星雷达、管网数据与现场作业结合在一起，帮助企业发现并处置埋地管网中的风险。',

@@ -1,34 +1,128 @@
-import { Alert, Card, Table, Tag } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Badge, Card, message, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
+import { ROLES } from '@console/contract';
 import { enterpriseApi, type Member } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
+import { useActionVisible } from '../../components/Authorized.tsx';
 import { useSession } from '../../stores/session.ts';
 
 const ROLE_COLOR = { admin: 'red', member: 'blue', viewer: 'default' } as const;
 
-/** Members of the current enterprise and their roles. */
+/** Members of the current enterprise, their roles, and pending join requests. */
 export default function EnterpriseUsersPage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
+  const canEdit = useActionVisible('edit');
+  const canDelete = useActionVisible('delete');
+  const queryClient = useQueryClient();
   const members = useQuery({ queryKey: ['enterprise', enterpriseID, 'members'], queryFn: enterpriseApi.members });
+  const requests = useQuery({ queryKey: ['enterprise', enterpriseID, 'joinRequests'], queryFn: enterpriseApi.joinRequests });
+  const done = (text?: string) => {
+    message.success(text ?? t('users.done'));
+    void queryClient.invalidateQueries({ queryKey: ['enterprise', enterpriseID] });
+  };
+  const onError = (error: unknown) => message.error(errorMessage(error));
+  const changeRole = useMutation({ mutationFn: ({ userId, role }: { userId: number; role: Member['role'] }) => enterpriseApi.changeRole(userId, role), onSuccess: () => done(), onError });
+  const remove = useMutation({ mutationFn: (userId: number) => enterpriseApi.removeMember(userId), onSuccess: () => done(), onError });
+  const approve = useMutation({ mutationFn: ({ id, role }: { id: number; role: Member['role'] }) => enterpriseApi.approve(id, role), onSuccess: () => done(), onError });
+  const reject = useMutation({ mutationFn: (id: number) => enterpriseApi.reject(id), onSuccess: () => done(), onError });
+
   if (members.isError) return <Alert type="error" showIcon message={errorMessage(members.error)} />;
+  const roleOptions = ROLES.map((r) => ({ value: r, label: t(`header.role.${r}`) }));
+  const pending = requests.data?.result ?? [];
   return (
     <Card title={t('menu.enterpriseUsers')}>
-      <Table<Member>
-        data-testid="members-table"
-        rowKey="id"
-        loading={members.isLoading}
-        dataSource={members.data?.result ?? []}
-        pagination={false}
-        scroll={{ x: 600 }}
-        columns={[
-          { title: t('enterprise.members.username'), dataIndex: 'username' },
-          { title: t('enterprise.members.realname'), dataIndex: 'realname' },
-          { title: t('enterprise.members.phone'), dataIndex: 'phone' },
-          { title: t('enterprise.members.role'), dataIndex: 'role', render: (role: Member['role']) => <Tag color={ROLE_COLOR[role]}>{t(`header.role.${role}`)}</Tag> },
-          { title: t('enterprise.members.joinedAt'), dataIndex: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD') },
+      <Tabs
+        items={[
+          {
+            key: 'members',
+            label: t('users.members'),
+            children: (
+              <Table<Member>
+                data-testid="members-table"
+                rowKey="id"
+                loading={members.isLoading}
+                dataSource={members.data?.result ?? []}
+                pagination={false}
+                scroll={{ x: 700 }}
+                columns={[
+                  { title: t('enterprise.members.username'), dataIndex: 'username' },
+                  { title: t('enterprise.members.realname'), dataIndex: 'realname' },
+                  { title: t('enterprise.members.phone'), dataIndex: 'phone' },
+                  {
+                    title: t('enterprise.members.role'),
+                    dataIndex: 'role',
+                    render: (role: Member['role'], m) =>
+                      canEdit ? (
+                        <Select size="small" value={role} options={roleOptions} style={{ width: 120 }} onChange={(next) => changeRole.mutate({ userId: m.userId, role: next })} data-testid={`role-${m.username}`} />
+                      ) : (
+                        <Tag color={ROLE_COLOR[role]}>{t(`header.role.${role}`)}</Tag>
+                      ),
+                  },
+                  { title: t('enterprise.members.joinedAt'), dataIndex: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD') },
+                  ...(canDelete
+                    ? [
+                        {
+                          title: t('common.actions'),
+                          render: (_: unknown, m: Member) => (
+                            <Popconfirm title={t('users.removeConfirm', { name: m.realname })} onConfirm={() => remove.mutate(m.userId)} okText={t('common.ok')} cancelText={t('common.cancel')}>
+                              <Typography.Link type="danger" data-testid={`remove-${m.username}`}>
+                                {t('users.remove')}
+                              </Typography.Link>
+                            </Popconfirm>
+                          ),
+                        },
+                      ]
+                    : []),
+                ]}
+              />
+            ),
+          },
+          {
+            key: 'requests',
+            label: (
+              <Space>
+                {t('users.requests')}
+                <Badge count={pending.length} size="small" />
+              </Space>
+            ),
+            children: (
+              <Table<Member>
+                data-testid="requests-table"
+                rowKey="id"
+                loading={requests.isLoading}
+                dataSource={pending}
+                pagination={false}
+                locale={{ emptyText: t('users.noRequests') }}
+                columns={[
+                  { title: t('enterprise.members.username'), dataIndex: 'username' },
+                  { title: t('enterprise.members.realname'), dataIndex: 'realname' },
+                  { title: t('users.message'), dataIndex: 'message' },
+                  { title: t('enterprise.apply.appliedAt'), dataIndex: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+                  ...(canEdit
+                    ? [
+                        {
+                          title: t('common.actions'),
+                          render: (_: unknown, r: Member) => (
+                            <Space>
+                              <Typography.Link onClick={() => approve.mutate({ id: r.id, role: 'member' })} data-testid={`approve-${r.username}`}>
+                                {t('users.approveMember')}
+                              </Typography.Link>
+                              <Typography.Link onClick={() => approve.mutate({ id: r.id, role: 'viewer' })}>{t('users.approveViewer')}</Typography.Link>
+                              <Typography.Link type="danger" onClick={() => reject.mutate(r.id)} data-testid={`reject-${r.username}`}>
+                                {t('users.reject')}
+                              </Typography.Link>
+                            </Space>
+                          ),
+                        },
+                      ]
+                    : []),
+                ]}
+              />
+            ),
+          },
         ]}
       />
     </Card>
