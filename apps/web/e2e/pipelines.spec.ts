@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers.ts';
 
@@ -27,6 +28,16 @@ test.describe('pipelines', () => {
 
     await page.locator('tbody tr.ant-table-row').first().click();
     await expect(page.getByTestId('pipe-detail')).toContainText('Drainage');
+    await page.keyboard.press('Escape');
+
+    // The export carries the same filters as the table.
+    const filtered = await total(page);
+    await page.getByTestId('pipe-export').hover();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-geojson').click()]);
+    expect(download.suggestedFilename()).toBe('pipes.geojson');
+    const collection = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(collection.features).toHaveLength(filtered);
+    expect(collection.features.every((f: { properties: { networkType: string } }) => f.properties.networkType === 'drainage')).toBe(true);
   });
 
   test('an admin adds a pipe by its coordinates, edits it and deletes it', async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { LineGeometry, NetworkType, PipeInput } from '@console/contract';
-import { del, get, post, put } from './http.ts';
+import { del, get, getBlob, post, put } from './http.ts';
 
 export interface Pipe {
   id: number;
@@ -28,6 +28,7 @@ const encode = (input: PipeInput) => ({ ...input, geometry: JSON.stringify(input
 export const pipelineApi = {
   list: (params: Record<string, unknown>) => get<PipePage>('/pipelines', params),
   facets: () => get<{ materials: string[] }>('/pipelines/facets'),
+  exportFile: (params: Record<string, unknown>, format: 'geojson' | 'csv' | 'xlsx') => getBlob('/pipelines/export', { ...params, format }),
   create: (input: PipeInput) => post<Pipe>('/pipelines', encode(input)),
   update: (id: number, input: PipeInput) => put<Pipe>(`/pipelines/${id}`, encode(input)),
   remove: (id: number) => del<null>(`/pipelines/${id}`),

@@ -331,6 +331,7 @@ const enUS = {
     geometryHint: 'lon,lat pairs separated by ; (WGS84), e.g. 120.2,30.2; 120.201,30.2',
     geometryInvalid: 'Give at least two lon,lat pairs',
     add: 'Add pipe',
+    export: 'Export',
     edit: 'Edit pipe',
     detail: 'Pipe details',
     deleteConfirm: 'Delete pipe {{pipeId}}?',

@@ -333,6 +333,7 @@ const zhCN: Messages = {
     geometryHint: '以 ; 分隔的 经度,纬度（WGS84），如 120.2,30.2; 120.201,30.2',
     geometryInvalid: '请至少给出两个 经度,纬度',
     add: '新增管段',
+    export: '导出',
     edit: '编辑管段',
     detail: '管段详情',
     deleteConfirm: '确定删除管段 {{pipeId}}？',

@@ -99,3 +99,38 @@ describe('pipelines', () => {
     expect((await gasAdmin({ method: 'GET', url: '/api/pipelines?keyword=W-MEMBER' })).json().result.total).toBe(0);
   });
 });
+
+describe('pipeline export', () => {
+  it('exports the filtered network as GeoJSON, CSV with WKT and XLSX, the same rows each time', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const viewer = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const filter = 'networkType=water&diameterMin=300';
+    const total = (await viewer({ method: 'GET', url: `/api/pipelines?${filter}` })).json().result.total;
+    expect(total).toBeGreaterThan(0);
+
+    const geojson = await viewer({ method: 'GET', url: `/api/pipelines/export?${filter}&format=geojson` });
+    expect(geojson.headers['content-disposition']).toBe('attachment; filename="pipes.geojson"');
+    const collection = geojson.json();
+    expect(collection.type).toBe('FeatureCollection');
+    expect(collection.features).toHaveLength(total);
+    expect(collection.features[0]).toMatchObject({ type: 'Feature', geometry: { type: 'LineString' }, properties: { networkType: 'water' } });
+    expect(collection.features.every((f: { properties: { diameterMm: number } }) => f.properties.diameterMm >= 300)).toBe(true);
+
+    const csv = await viewer({ method: 'GET', url: `/api/pipelines/export?${filter}&format=csv` });
+    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('pipeId,networkType,material,diameterMm,pressureClass,installYear,depthM,owner,lengthM,wkt');
+    expect(lines).toHaveLength(total + 1);
+    expect(lines[1]).toMatch(/,"LINESTRING \(120\.\d+ 30\.\d+, 120\.\d+ 30\.\d+\)"$/);
+
+    const xlsx = await viewer({ method: 'GET', url: `/api/pipelines/export?${filter}&format=xlsx` });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as never);
+    const sheet = workbook.getWorksheet('pipes')!;
+    expect(sheet.rowCount).toBe(total + 1);
+    expect(sheet.getRow(2).getCell(2).value).toBe('water');
+
+    const gas = (await as(t.app, await login(t.app, 'both'), ids.gas)({ method: 'GET', url: '/api/pipelines/export?format=geojson' })).json();
+    expect(gas.features.every((f: { properties: { networkType: string } }) => f.properties.networkType === 'gas')).toBe(true);
+    expect((await viewer({ method: 'GET', url: '/api/pipelines/export?format=shp' })).statusCode).toBe(400);
+  });
+});

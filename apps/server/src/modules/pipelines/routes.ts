@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { pipeBody, pipeIdParams, pipeListQuery } from '@console/contract';
+import { EXPORT_FORMATS, exportPipes } from './export.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import * as service from './service.ts';
@@ -18,6 +20,22 @@ export const pipelineRoutes: FastifyPluginAsync = async (app) => {
       schema: { tags, summary: 'Pipes of the current enterprise: filters and pages', querystring: pipeListQuery },
     },
     async (request) => ok(request, await service.listPipes(db, requireEnterprise(request).id, request.query)),
+  );
+
+  api.get(
+    '/export',
+    {
+      config: { access: { auth: 'enterprise', permission: ['pipeline', 'export'] } },
+      schema: { tags, summary: 'The (filtered) network as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeListQuery.extend({ format: z.enum(EXPORT_FORMATS).default('geojson') }) },
+    },
+    async (request, reply) => {
+      const rows = await service.allPipes(db, requireEnterprise(request).id, request.query);
+      const file = await exportPipes(rows, request.query.format);
+      return reply
+        .type(file.type)
+        .header('content-disposition', `attachment; filename="pipes.${file.extension}"`)
+        .send(file.body);
+    },
   );
 
   api.get(

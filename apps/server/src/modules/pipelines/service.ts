@@ -61,6 +61,13 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery) 
   return { list, total: inside.length, page: q.page, pageSize: q.pageSize };
 }
 
+/** Every pipe matching the filters (no paging), for exports. */
+export async function allPipes(db: Db, enterpriseId: number, q: PipeListQuery) {
+  const { where, area } = await conditions(db, enterpriseId, q);
+  const rows = await db.select(columns).from(pipes).where(where).orderBy(asc(pipes.pipeId));
+  return area ? rows.filter((row) => pointInArea(midpointOf(row.geometry as LineGeometry), area)) : rows;
+}
+
 /** Values to offer in the filters: materials in use. */
 export async function pipeFacets(db: Db, enterpriseId: number) {
   const rows = await db

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Descriptions, Drawer, Input, InputNumber, message, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions, Drawer, Dropdown, Input, InputNumber, message, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { NETWORK_TYPES } from '@console/contract';
@@ -54,16 +54,44 @@ export default function PipelinePage() {
   });
   const data = pipes.data?.result;
 
+  /** Downloads the filtered network in a GIS or spreadsheet format. */
+  const download = async (format: 'geojson' | 'csv' | 'xlsx') => {
+    try {
+      const blob = await pipelineApi.exportFile({ ...filters }, format);
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = `pipes.${format}`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (error) {
+      message.error(errorMessage(error));
+    }
+  };
+
   return (
     <Card
       title={t('menu.pipeLine')}
       data-testid="pipeline-page"
       extra={
-        <Authorized action="add">
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="pipe-add">
-            {t('pipeline.add')}
-          </Button>
-        </Authorized>
+        <Space>
+          <Authorized action="export">
+            <Dropdown
+              menu={{
+                items: (['geojson', 'csv', 'xlsx'] as const).map((format) => ({ key: format, label: <span data-testid={`export-${format}`}>{format.toUpperCase()}</span> })),
+                onClick: ({ key }) => void download(key as 'geojson' | 'csv' | 'xlsx'),
+              }}
+            >
+              <Button icon={<DownloadOutlined />} data-testid="pipe-export">
+                {t('pipeline.export')}
+              </Button>
+            </Dropdown>
+          </Authorized>
+          <Authorized action="add">
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="pipe-add">
+              {t('pipeline.add')}
+            </Button>
+          </Authorized>
+        </Space>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
