@@ -96,12 +96,12 @@ test.describe('members page', () => {
     const members = page.getByTestId('members-table');
     await expect(members).toContainText('fieldcrew');
     await page.getByTestId('role-fieldcrew').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('Viewer', { exact: true }).click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().getByText('Viewer', { exact: true }).click();
     await expect(page.getByTestId('role-fieldcrew')).toContainText('Viewer');
 
     // The only admin cannot step down.
     await page.getByTestId('role-admin').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('Member', { exact: true }).click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().getByText('Member', { exact: true }).click();
     await expect(page.locator('.ant-message')).toContainText('an enterprise must keep at least one administrator');
     await expect(page.getByTestId('role-admin')).toContainText('Administrator');
 

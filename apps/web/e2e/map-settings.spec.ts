@@ -43,7 +43,7 @@ test.afterAll(async () => {
 
 async function choose(page: import('@playwright/test').Page, testId: string, option: string) {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText(option, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().getByText(option, { exact: true }).click();
 }
 
 test('map settings: wrong values are named in the form; an ArcGIS 4326 service is read from ?f=json and asked for the right tiles', async ({ page }) => {

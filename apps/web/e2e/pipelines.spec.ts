@@ -14,7 +14,7 @@ test.describe('pipelines', () => {
     await expect(page.getByTestId('pipe-add')).toHaveCount(0);
 
     await page.getByTestId('pipe-filter-type').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('Drainage', { exact: true }).click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().getByText('Drainage', { exact: true }).click();
     await expect.poll(() => total(page)).toBeLessThan(all);
     const drainage = await total(page);
     await expect(page.locator('tbody tr.ant-table-row').first()).toContainText('Drainage');
@@ -23,7 +23,7 @@ test.describe('pipelines', () => {
     await expect.poll(() => total(page)).toBeLessThan(drainage);
 
     await page.getByTestId('pipe-filter-project').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('江南大道管廊沉降监测').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().getByText('江南大道管廊沉降监测').click();
     await expect.poll(() => total(page)).toBeLessThan(drainage);
 
     await page.locator('tbody tr.ant-table-row').first().click();
