@@ -65,7 +65,7 @@ test('map settings: wrong values are named in the form; an ArcGIS 4326 service i
   await page.getByTestId('map-zoom').fill('12');
   await expect(page.getByTestId('map-settings-problem')).toHaveCount(0);
   await page.getByTestId('map-settings-save').click();
-  await expect(page.locator('.ant-message')).toContainText('OK');
+  await expect(page.locator('.ant-message')).toContainText('Map settings saved');
 
   requested.length = 0;
   await page.goto('/enterprise/map');

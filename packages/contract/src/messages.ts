@@ -125,6 +125,7 @@ export const MESSAGES = {
   'conflict.pipeId': { 'en-US': 'pipeId: another pipe of this enterprise has this id', 'zh-CN': 'pipeId：本企业已有相同编号的管段' },
   'notFound.pipe': { 'en-US': 'Pipe not found in this enterprise', 'zh-CN': '本企业中没有该管段' },
   'notFound.project': { 'en-US': 'Project not found in this enterprise', 'zh-CN': '本企业中没有该项目' },
+  'mapSettings.saved': { 'en-US': 'Map settings saved', 'zh-CN': '地图设置已保存' },
   'field.tile': { 'en-US': 'z/x/y: no such tile in this grid', 'zh-CN': 'z/x/y：该切片方案中没有此切片' },
   'field.srid': { 'en-US': 'must be 4326 or 3857', 'zh-CN': '只能是 4326 或 3857' },
 } as const satisfies Record<string, Record<Language, string>>;

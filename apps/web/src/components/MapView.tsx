@@ -24,6 +24,7 @@ import type BaseLayer from 'ol/layer/Base';
 import 'ol/ol.css';
 import { HEADERS, type AreaGeometry, type MapSettings, type NetworkType } from '@console/contract';
 import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
+import { materialLabel } from '../utils/format.ts';
 
 /** Colours of the network types on maps and legends. */
 export const NETWORK_MAP_COLOR: Record<NetworkType, string> = {
@@ -226,7 +227,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       element.style.display = 'block';
       element.style.left = `${event.pixel[0] + 12}px`;
       element.style.top = `${event.pixel[1] + 12}px`;
-      element.textContent = `${feature.get('pipeId')} · ${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'} · ${feature.get('material') ?? ''}`;
+      element.textContent = `${feature.get('pipeId')} · ${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'} · ${materialLabel(t, feature.get('material'))}`;
     });
     instance.on('singleclick', (event) => {
       const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });

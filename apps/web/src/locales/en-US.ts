@@ -317,6 +317,15 @@ const enUS = {
     figures: 'Key figures',
   },
   network: { water: 'Water', gas: 'Gas', drainage: 'Drainage', heat: 'Heat', power: 'Power', telecom: 'Telecom' },
+  material: {
+    'ductile iron': 'Ductile iron',
+    'cast iron': 'Cast iron',
+    steel: 'Steel',
+    PE: 'PE',
+    PVC: 'PVC',
+    HDPE: 'HDPE',
+    concrete: 'Concrete',
+  },
   pipeline: {
     pipeId: 'Pipe id',
     networkType: 'Network',

@@ -319,6 +319,15 @@ const zhCN: Messages = {
     figures: '关键指标',
   },
   network: { water: '供水', gas: '燃气', drainage: '排水', heat: '供热', power: '电力', telecom: '通信' },
+  material: {
+    'ductile iron': '球墨铸铁',
+    'cast iron': '灰口铸铁',
+    steel: '钢',
+    PE: 'PE',
+    PVC: 'PVC',
+    HDPE: 'HDPE',
+    concrete: '混凝土',
+  },
   pipeline: {
     pipeId: '管段编号',
     networkType: '管网类型',

@@ -2,3 +2,7 @@
 export function formatLength(metres: number): string {
   return metres >= 1000 ? `${(metres / 1000).toFixed(1)} km` : `${Math.round(metres)} m`;
 }
+
+/** A pipe material in the user's language; materials we do not know show as stored. */
+export const materialLabel = (t: (key: string, options?: Record<string, unknown>) => string, material: unknown) =>
+  material === null || material === undefined || material === '' ? '-' : t(`material.${String(material)}`, { defaultValue: String(material) });

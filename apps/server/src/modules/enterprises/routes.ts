@@ -90,7 +90,7 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
       config: { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } },
       schema: { tags, summary: 'Save map service settings', body: mapSettingsBody },
     },
-    async (request) => ok(request, await service.saveMapSettings(db, requireEnterprise(request).id, request.body)),
+    async (request) => ok(request, await service.saveMapSettings(db, requireEnterprise(request).id, request.body), 'mapSettings.saved'),
   );
 
   api.get(

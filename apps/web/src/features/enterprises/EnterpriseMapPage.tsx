@@ -8,6 +8,7 @@ import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
 import { MapView, NETWORK_MAP_COLOR, type MapLayerVisibility } from '../../components/MapView.tsx';
 import { useSession } from '../../stores/session.ts';
+import { materialLabel } from '../../utils/format.ts';
 
 /** All project areas and the whole network of the enterprise, with a layer switcher and legend. */
 export default function EnterpriseMapPage() {
@@ -59,7 +60,7 @@ export default function EnterpriseMapPage() {
           <Descriptions column={1} size="small" bordered data-testid="map-pipe-detail">
             <Descriptions.Item label={t('pipeline.pipeId')}>{String(picked.pipeId)}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.networkType')}>{t(`network.${picked.networkType}`)}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.material')}>{String(picked.material ?? '-')}</Descriptions.Item>
+            <Descriptions.Item label={t('pipeline.material')}>{materialLabel(t, picked.material)}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.diameter')}>{String(picked.diameterMm ?? '-')}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.installYear')}>{String(picked.installYear ?? '-')}</Descriptions.Item>
           </Descriptions>

@@ -10,6 +10,7 @@ import { projectApi } from '../../api/projects.ts';
 import { Authorized } from '../../components/Authorized.tsx';
 import { useSession } from '../../stores/session.ts';
 import { NETWORK_COLOR } from '../projects/ProjectListPage.tsx';
+import { materialLabel } from '../../utils/format.ts';
 import { lineToText, PipeFormModal } from './PipeFormModal.tsx';
 
 interface Filters {
@@ -97,7 +98,7 @@ export default function PipelinePage() {
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('pipeline.filters.keyword')} onSearch={(v) => set({ keyword: v.trim() || undefined })} style={{ width: 180 }} data-testid="pipe-search" />
         <Select allowClear placeholder={t('pipeline.filters.type')} style={{ width: 130 }} onChange={(v) => set({ networkType: v })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} data-testid="pipe-filter-type" />
-        <Select allowClear placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} options={(facets.data?.result.materials ?? []).map((m) => ({ value: m, label: m }))} />
+        <Select allowClear placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} options={(facets.data?.result.materials ?? []).map((m) => ({ value: m, label: materialLabel(t, m) }))} />
         <Space.Compact>
           <InputNumber placeholder={t('pipeline.filters.diameterMin')} min={0} onChange={(v) => set({ diameterMin: v ?? undefined })} style={{ width: 120 }} data-testid="pipe-filter-dmin" />
           <InputNumber placeholder={t('pipeline.filters.diameterMax')} min={0} onChange={(v) => set({ diameterMax: v ?? undefined })} style={{ width: 90 }} />
@@ -126,7 +127,7 @@ export default function PipelinePage() {
         columns={[
           { title: t('pipeline.pipeId'), dataIndex: 'pipeId' },
           { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_COLOR[n]}>{t(`network.${n}`)}</Tag> },
-          { title: t('pipeline.material'), dataIndex: 'material' },
+          { title: t('pipeline.material'), dataIndex: 'material', render: (m: string | null) => materialLabel(t, m) },
           { title: t('pipeline.diameter'), dataIndex: 'diameterMm', align: 'right' },
           { title: t('pipeline.installYear'), dataIndex: 'installYear', align: 'right' },
           { title: t('pipeline.length'), dataIndex: 'lengthM', align: 'right', render: (v: number) => v.toFixed(1) },
@@ -152,7 +153,7 @@ export default function PipelinePage() {
           <Descriptions column={1} size="small" bordered data-testid="pipe-detail">
             <Descriptions.Item label={t('pipeline.pipeId')}>{detail.pipeId}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.networkType')}>{t(`network.${detail.networkType}`)}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.material')}>{detail.material ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('pipeline.material')}>{materialLabel(t, detail.material)}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.diameter')}>{detail.diameterMm ?? '-'}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.pressureClass')}>{detail.pressureClass ?? '-'}</Descriptions.Item>
             <Descriptions.Item label={t('pipeline.installYear')}>{detail.installYear ?? '-'}</Descriptions.Item>
