@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import CryptoJS from 'crypto-js';
 import pg from 'pg';
@@ -127,8 +128,45 @@ export async function lastSmsCode(database: Database, phone: string): Promise<st
   return match[0];
 }
 
+export interface DemoIds {
+  water: number;
+  gas: number;
+  drainage: number;
+}
+
+/** The demo server of one test file: made before its tests, closed after them. */
+export interface DemoServer {
+  readonly app: FastifyInstance;
+  readonly database: Database;
+  /** Ids of the demo enterprises. */
+  readonly ids: DemoIds;
+}
+
+export function useDemoServer(): DemoServer {
+  let test: TestApp | undefined;
+  let ids: DemoIds | undefined;
+  beforeAll(async () => {
+    test = await createTestApp();
+    ids = await demoEnterpriseIds(test.app);
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+  return {
+    get app() {
+      return test!.app;
+    },
+    get database() {
+      return test!.database;
+    },
+    get ids() {
+      return ids!;
+    },
+  };
+}
+
 /** Ids of the demo enterprises, by name key. */
-export async function demoEnterpriseIds(app: FastifyInstance): Promise<{ water: number; gas: number; drainage: number }> {
+export async function demoEnterpriseIds(app: FastifyInstance): Promise<DemoIds> {
   const token = await login(app, 'both');
   const list = (await as(app, token)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result as {
     id: number;

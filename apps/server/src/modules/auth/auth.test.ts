@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { accessTokens, loginFailures, loginKeys, users } from '../../db/schema.ts';
-import { as, cookieOf, createTestApp, DEMO_PASSWORD, encryptPassword, login, loginResponse, type TestApp } from '../../testing/app.ts';
+import { as, cookieOf, DEMO_PASSWORD, encryptPassword, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const demo = useDemoServer();
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 async function getKey(remoteAddress?: string) {
-  const response = await t.app.inject({ method: 'GET', url: '/api/getEncryptedString', remoteAddress });
+  const response = await demo.app.inject({ method: 'GET', url: '/api/getEncryptedString', remoteAddress });
   return { ...response.json().result, cookie: cookieOf(response, 'login_key')!, response };
 }
 
 function postLogin(username: string, password: string, cookie?: string, extra: { remoteAddress?: string; headers?: Record<string, string> } = {}) {
-  return t.app.inject({
+  return demo.app.inject({
     method: 'POST',
     url: '/api/checkLogin',
     headers: { ...form, ...(extra.headers ?? {}) },
@@ -45,7 +39,7 @@ describe('GET /api/getEncryptedString', () => {
 
 describe('POST /api/checkLogin', () => {
   it('signs in the way the console does (crypto-js AES-CBC zero padding, form-encoded)', async () => {
-    const response = await loginResponse(t.app, 'admin');
+    const response = await loginResponse(demo.app, 'admin');
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ success: true, code: 200, result: { userInfo: { username: 'admin', realname: '王建国', avatar: '' } } });
@@ -53,28 +47,28 @@ describe('POST /api/checkLogin', () => {
     expect(body.result.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(response.headers['access-token']).toBe(body.result.token);
     // Only the hash is stored.
-    const stored = await t.database.db.select().from(accessTokens).where(eq(accessTokens.tokenHash, body.result.token));
+    const stored = await demo.database.db.select().from(accessTokens).where(eq(accessTokens.tokenHash, body.result.token));
     expect(stored).toHaveLength(0);
   });
 
   it('accepts a password whose UTF-8 form is longer than one block', async () => {
-    const token = await login(t.app, 'member');
+    const token = await login(demo.app, 'member');
     const long = 'Abc123456789Xyz987654321';
-    const changed = await as(t.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=${long}` });
+    const changed = await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=${long}` });
     expect(changed.json().success).toBe(true);
-    expect((await loginResponse(t.app, 'member', long)).json().success).toBe(true);
-    const back = await login(t.app, 'member', long);
-    await as(t.app, back)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${long}&passwordNew=${DEMO_PASSWORD}` });
+    expect((await loginResponse(demo.app, 'member', long)).json().success).toBe(true);
+    const back = await login(demo.app, 'member', long);
+    await as(demo.app, back)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${long}&passwordNew=${DEMO_PASSWORD}` });
   });
 
   it('answers "wrong username or password" for a wrong password and an unknown user, in the request language', async () => {
-    const wrong = await loginResponse(t.app, 'viewer', 'nottheright1');
+    const wrong = await loginResponse(demo.app, 'viewer', 'nottheright1');
     expect(wrong.json()).toMatchObject({ success: false, message: 'wrong username or password', result: null });
-    const unknown = await loginResponse(t.app, 'nobody-here', DEMO_PASSWORD);
+    const unknown = await loginResponse(demo.app, 'nobody-here', DEMO_PASSWORD);
     expect(unknown.json()).toMatchObject({ success: false, message: 'wrong username or password' });
-    const zh = await loginResponse(t.app, 'viewer', 'nottheright1', { 'Accept-Language': 'zh-CN,zh;q=0.9' });
+    const zh = await loginResponse(demo.app, 'viewer', 'nottheright1', { 'Accept-Language': 'zh-CN,zh;q=0.9' });
     expect(zh.json()).toMatchObject({ success: false, message: '账户名或密码错误' });
-    await t.database.db.delete(loginFailures);
+    await demo.database.db.delete(loginFailures);
   });
 
   it('refuses a replayed ciphertext and a reused key', async () => {
@@ -83,12 +77,12 @@ describe('POST /api/checkLogin', () => {
     expect((await postLogin('viewer', cipher, cookie)).json().success).toBe(true);
     const replay = await postLogin('viewer', cipher, cookie);
     expect(replay.json()).toMatchObject({ success: false, message: 'wrong username or password' });
-    await t.database.db.delete(loginFailures);
+    await demo.database.db.delete(loginFailures);
   });
 
   it('refuses an expired key, a missing cookie and undecryptable text', async () => {
     const expired = await getKey();
-    await t.database.db.update(loginKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(loginKeys.key, expired.key));
+    await demo.database.db.update(loginKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(loginKeys.key, expired.key));
     expect((await postLogin('viewer', encryptPassword(DEMO_PASSWORD, expired.key, expired.iv), expired.cookie)).json().success).toBe(false);
 
     const noCookie = await getKey();
@@ -100,20 +94,20 @@ describe('POST /api/checkLogin', () => {
     }
     const plain = await getKey();
     expect((await postLogin('viewer', DEMO_PASSWORD, plain.cookie)).json().success).toBe(false);
-    await t.database.db.delete(loginFailures);
+    await demo.database.db.delete(loginFailures);
   });
 
   it('names the missing field with 400', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/checkLogin', headers: form, payload: 'password=abc' });
+    const response = await demo.app.inject({ method: 'POST', url: '/api/checkLogin', headers: form, payload: 'password=abc' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ success: false, code: 400, message: 'username: is required' });
-    const zh = await t.app.inject({ method: 'POST', url: '/api/checkLogin', headers: { ...form, 'Accept-Language': 'zh-CN' }, payload: 'password=abc' });
+    const zh = await demo.app.inject({ method: 'POST', url: '/api/checkLogin', headers: { ...form, 'Accept-Language': 'zh-CN' }, payload: 'password=abc' });
     expect(zh.json().message).toBe('username: 不能为空');
   });
 
   it('accepts JSON and multipart bodies too', async () => {
     const k1 = await getKey();
-    const json = await t.app.inject({
+    const json = await demo.app.inject({
       method: 'POST',
       url: '/api/checkLogin',
       cookies: { login_key: k1.cookie },
@@ -128,7 +122,7 @@ describe('POST /api/checkLogin', () => {
       Object.entries(parts)
         .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
         .join('') + `--${boundary}--\r\n`;
-    const multipart = await t.app.inject({
+    const multipart = await demo.app.inject({
       method: 'POST',
       url: '/api/checkLogin',
       cookies: { login_key: k2.cookie },
@@ -139,7 +133,7 @@ describe('POST /api/checkLogin', () => {
   });
 
   it('answers unreadable JSON with 400 and no internals', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/checkLogin', headers: { 'content-type': 'application/json' }, payload: '{"username": ' });
+    const response = await demo.app.inject({ method: 'POST', url: '/api/checkLogin', headers: { 'content-type': 'application/json' }, payload: '{"username": ' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ success: false, message: 'The request body cannot be read' });
     expect(response.body).not.toMatch(/at .*\.ts|stack|SyntaxError/);
@@ -149,25 +143,25 @@ describe('POST /api/checkLogin', () => {
 describe('sign-in lockout', () => {
   it('locks a username after 5 failures within 15 minutes, even for the right password, and unlocks after', async () => {
     for (let i = 0; i < 5; i++) {
-      const r = await loginResponse(t.app, 'viewer', `wrongpass${i}`, {});
+      const r = await loginResponse(demo.app, 'viewer', `wrongpass${i}`, {});
       expect(r.statusCode).toBe(200);
       expect(r.json().success).toBe(false);
     }
-    const locked = await loginResponse(t.app, 'viewer');
+    const locked = await loginResponse(demo.app, 'viewer');
     expect(locked.statusCode).toBe(429);
     expect(locked.json().result.retryAfterSeconds).toBeGreaterThan(14 * 60);
     expect(locked.json().message).toMatch(/try again in 15 minute/);
     // 15 minutes later the lock is over.
-    await t.database.db.update(loginFailures).set({ failedAt: sql`${loginFailures.failedAt} - interval '16 minutes'` });
-    expect((await loginResponse(t.app, 'viewer')).json().success).toBe(true);
+    await demo.database.db.update(loginFailures).set({ failedAt: sql`${loginFailures.failedAt} - interval '16 minutes'` });
+    expect((await loginResponse(demo.app, 'viewer')).json().success).toBe(true);
   });
 
   it('resets the count on success', async () => {
-    for (let i = 0; i < 4; i++) await loginResponse(t.app, 'viewer', `wrongpass${i}`);
-    expect((await loginResponse(t.app, 'viewer')).json().success).toBe(true);
-    for (let i = 0; i < 4; i++) await loginResponse(t.app, 'viewer', `wrongpass${i}`);
-    expect((await loginResponse(t.app, 'viewer')).statusCode).toBe(200);
-    expect((await t.database.db.select().from(loginFailures)).length).toBe(0);
+    for (let i = 0; i < 4; i++) await loginResponse(demo.app, 'viewer', `wrongpass${i}`);
+    expect((await loginResponse(demo.app, 'viewer')).json().success).toBe(true);
+    for (let i = 0; i < 4; i++) await loginResponse(demo.app, 'viewer', `wrongpass${i}`);
+    expect((await loginResponse(demo.app, 'viewer')).statusCode).toBe(200);
+    expect((await demo.database.db.select().from(loginFailures)).length).toBe(0);
   });
 
   it('locks an address that fails for 5 different usernames', async () => {
@@ -182,30 +176,30 @@ describe('sign-in lockout', () => {
     const zh = await postLogin('admin', 'x', k.cookie, { remoteAddress, headers: { 'Accept-Language': 'zh-CN' } });
     expect(zh.json().message).toMatch(/登录失败次数过多/);
     // Another address is not affected.
-    expect((await loginResponse(t.app, 'admin')).json().success).toBe(true);
-    await t.database.db.delete(loginFailures);
+    expect((await loginResponse(demo.app, 'admin')).json().success).toBe(true);
+    await demo.database.db.delete(loginFailures);
   });
 });
 
 describe('tokens', () => {
   it('answers 401 with isLogin false for a missing, unknown, expired or revoked token', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: '/api/getUserPermission' });
+    const missing = await demo.app.inject({ method: 'GET', url: '/api/getUserPermission' });
     expect(missing.statusCode).toBe(401);
     expect(missing.json()).toMatchObject({ success: false, code: 401, result: { isLogin: false }, message: 'Authorization verification failed' });
 
-    const unknown = await as(t.app, 'not-a-token')({ method: 'GET', url: '/api/getUserPermission' });
+    const unknown = await as(demo.app, 'not-a-token')({ method: 'GET', url: '/api/getUserPermission' });
     expect(unknown.statusCode).toBe(401);
 
-    const token = await login(t.app, 'viewer');
-    expect((await as(t.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(200);
-    const [viewer] = await t.database.db.select().from(users).where(eq(users.username, 'viewer'));
-    await t.database.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accessTokens.userId, viewer.id));
-    expect((await as(t.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
+    const token = await login(demo.app, 'viewer');
+    expect((await as(demo.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(200);
+    const [viewer] = await demo.database.db.select().from(users).where(eq(users.username, 'viewer'));
+    await demo.database.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accessTokens.userId, viewer.id));
+    expect((await as(demo.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
   });
 
   it('expire 7 days after sign-in', async () => {
-    const token = await login(t.app, 'viewer');
-    const [row] = await t.database.db
+    const token = await login(demo.app, 'viewer');
+    const [row] = await demo.database.db
       .select({ ms: sql<number>`(extract(epoch from ${accessTokens.expiresAt} - ${accessTokens.createdAt}) * 1000)::float8` })
       .from(accessTokens)
       .orderBy(sql`${accessTokens.id} desc`)
@@ -215,20 +209,20 @@ describe('tokens', () => {
   });
 
   it('are revoked by logout, and logout answers success when the token is already gone', async () => {
-    const token = await login(t.app, 'viewer');
-    const other = await login(t.app, 'viewer');
-    const out = await as(t.app, token)({ method: 'POST', url: '/api/logout' });
+    const token = await login(demo.app, 'viewer');
+    const other = await login(demo.app, 'viewer');
+    const out = await as(demo.app, token)({ method: 'POST', url: '/api/logout' });
     expect(out.json().success).toBe(true);
-    expect((await as(t.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
-    expect((await as(t.app, other)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(200);
-    expect((await as(t.app, token)({ method: 'POST', url: '/api/logout' })).json().success).toBe(true);
-    expect((await t.app.inject({ method: 'POST', url: '/api/logout' })).json().success).toBe(true);
+    expect((await as(demo.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
+    expect((await as(demo.app, other)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(200);
+    expect((await as(demo.app, token)({ method: 'POST', url: '/api/logout' })).json().success).toBe(true);
+    expect((await demo.app.inject({ method: 'POST', url: '/api/logout' })).json().success).toBe(true);
   });
 });
 
 describe('GET /api/getUserPermission', () => {
   it('reports the role table of the current enterprise', async () => {
-    const admin = (await as(t.app, await login(t.app, 'admin'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
+    const admin = (await as(demo.app, await login(demo.app, 'admin'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
     expect(admin).toMatchObject({ name: '王建国', avatar: '', userType: 'admin' });
     expect(admin.role.permissions).toEqual(admin.permissions);
     expect(admin.permissions.map((p: { permissionId: string }) => p.permissionId)).toEqual(
@@ -237,61 +231,61 @@ describe('GET /api/getUserPermission', () => {
     const users = admin.permissions.find((p: { permissionId: string }) => p.permissionId === 'users');
     expect(users.actionList).toEqual(['add', 'delete', 'edit', 'query', 'get', 'enable', 'disable', 'import', 'export']);
 
-    const viewer = (await as(t.app, await login(t.app, 'viewer'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
+    const viewer = (await as(demo.app, await login(demo.app, 'viewer'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
     expect(viewer.userType).toBe('viewer');
     for (const p of viewer.permissions) expect(p.actionList).not.toContain('edit');
   });
 
   it('gives a user without a verified enterprise only the right to register or join one', async () => {
-    const result = (await as(t.app, await login(t.app, 'newcomer'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
+    const result = (await as(demo.app, await login(demo.app, 'newcomer'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
     expect(result).toMatchObject({ enterpriseId: null, userType: null, permissions: [{ permissionId: 'enterprise', actionList: ['add'] }] });
   });
 });
 
 describe('POST /api/user/changPassword', () => {
   it('refuses a wrong old password and a new password with other characters than letters and digits', async () => {
-    const token = await login(t.app, 'viewer');
-    const wrongOld = await as(t.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: 'passwordOld=nope12345&passwordNew=Newpass123' });
+    const token = await login(demo.app, 'viewer');
+    const wrongOld = await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: 'passwordOld=nope12345&passwordNew=Newpass123' });
     expect(wrongOld.json()).toMatchObject({ success: false, message: 'passwordOld: the old password is wrong' });
-    const symbols = await as(t.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=new-pass!` });
+    const symbols = await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=new-pass!` });
     expect(symbols.statusCode).toBe(400);
     expect(symbols.json().message).toBe('passwordNew: only letters or digits are allowed');
-    const short = await as(t.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: { ...form, 'Accept-Language': 'zh-CN' }, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=ab1` });
+    const short = await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: { ...form, 'Accept-Language': 'zh-CN' }, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=ab1` });
     expect(short.json().message).toBe('passwordNew: 至少 6 位');
   });
 
   it('changes the password and revokes every token of the user', async () => {
-    const first = await login(t.app, 'viewer');
-    const second = await login(t.app, 'viewer');
-    const changed = await as(t.app, first)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=Changed123` });
+    const first = await login(demo.app, 'viewer');
+    const second = await login(demo.app, 'viewer');
+    const changed = await as(demo.app, first)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=Changed123` });
     expect(changed.json()).toMatchObject({ success: true, message: 'Password changed, please sign in again' });
-    expect((await as(t.app, first)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
-    expect((await as(t.app, second)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
-    expect((await loginResponse(t.app, 'viewer')).json().success).toBe(false);
-    const token = await login(t.app, 'viewer', 'Changed123');
-    await as(t.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=Changed123&passwordNew=${DEMO_PASSWORD}` });
-    await t.database.db.delete(loginFailures);
+    expect((await as(demo.app, first)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
+    expect((await as(demo.app, second)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
+    expect((await loginResponse(demo.app, 'viewer')).json().success).toBe(false);
+    const token = await login(demo.app, 'viewer', 'Changed123');
+    await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=Changed123&passwordNew=${DEMO_PASSWORD}` });
+    await demo.database.db.delete(loginFailures);
   });
 });
 
 describe('GET /api/health and unknown routes', () => {
   it('reports version and database', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const response = await demo.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.json().result).toMatchObject({ status: 'ok', version: '0.1.0', database: { reachable: true } });
   });
 
   it('answers an unknown API path with a 404 envelope', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    const response = await demo.app.inject({ method: 'GET', url: '/api/nope' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ success: false, code: 404 });
   });
 
   it('publishes an OpenAPI document generated from the contract', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const response = await demo.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = response.json();
     expect(doc.openapi).toMatch(/^3/);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/checkLogin', '/api/getEncryptedString', '/api/user/changPassword', '/api/enterprise/getUserEnterprises']));
     expect(JSON.stringify(doc.paths['/api/checkLogin'].post.requestBody)).toContain('username');
-    expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+    expect((await demo.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
   });
 });

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { creditCodeCheckChar } from '@console/contract';
 import { DEMO_ENTERPRISES } from '../../demo/seed.ts';
-import { as, createTestApp, demoEnterpriseIds, login, type TestApp } from '../../testing/app.ts';
+import { as, login, useDemoServer } from '../../testing/app.ts';
 
-let t: TestApp;
-let ids: { water: number; gas: number; drainage: number };
-beforeAll(async () => {
-  t = await createTestApp();
-  ids = await demoEnterpriseIds(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const demo = useDemoServer();
 
 const json = (payload: unknown) => ({ payload: payload as Record<string, unknown> });
 const validCode = (body: string) => body + creditCodeCheckChar(body);
@@ -25,66 +17,66 @@ const profile = (name: string, code: string) => ({
 
 describe('GET /api/enterprise/getUserEnterprises', () => {
   it('lists every enterprise of the user with isVerified and userType', async () => {
-    const both = (await as(t.app, await login(t.app, 'both'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    const both = (await as(demo.app, await login(demo.app, 'both'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
     expect(both).toEqual([
-      { id: ids.water, enterpriseName: DEMO_ENTERPRISES.water.name, isVerified: '1', userType: 'member', status: 'verified' },
-      { id: ids.gas, enterpriseName: DEMO_ENTERPRISES.gas.name, isVerified: '1', userType: 'admin', status: 'verified' },
+      { id: demo.ids.water, enterpriseName: DEMO_ENTERPRISES.water.name, isVerified: '1', userType: 'member', status: 'verified' },
+      { id: demo.ids.gas, enterpriseName: DEMO_ENTERPRISES.gas.name, isVerified: '1', userType: 'admin', status: 'verified' },
     ]);
-    const newcomer = (await as(t.app, await login(t.app, 'newcomer'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
-    expect(newcomer).toEqual([{ id: ids.drainage, enterpriseName: DEMO_ENTERPRISES.drainage.name, isVerified: '0', userType: 'admin', status: 'pending' }]);
-    const platform = (await as(t.app, await login(t.app, 'platform'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    const newcomer = (await as(demo.app, await login(demo.app, 'newcomer'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    expect(newcomer).toEqual([{ id: demo.ids.drainage, enterpriseName: DEMO_ENTERPRISES.drainage.name, isVerified: '0', userType: 'admin', status: 'pending' }]);
+    const platform = (await as(demo.app, await login(demo.app, 'platform'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
     expect(platform).toEqual([]);
   });
 });
 
 describe('registering an enterprise and its verification', () => {
   it('starts unverified with the registrant as admin; a platform administrator verifies it', async () => {
-    const token = await login(t.app, 'viewer');
-    const created = await as(t.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('萧山供水有限公司', validCode('91330109MA2C00011'))) });
+    const token = await login(demo.app, 'viewer');
+    const created = await as(demo.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('萧山供水有限公司', validCode('91330109MA2C00011'))) });
     expect(created.json()).toMatchObject({ success: true, result: { status: 'pending' } });
     const id = created.json().result.id;
-    let mine = (await as(t.app, token)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    let mine = (await as(demo.app, token)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
     expect(mine.find((e: { id: number }) => e.id === id)).toMatchObject({ isVerified: '0', userType: 'admin' });
 
     // Nobody works in it before verification.
-    const early = await as(t.app, token, id)({ method: 'GET', url: '/api/enterprise/info' });
+    const early = await as(demo.app, token, id)({ method: 'GET', url: '/api/enterprise/info' });
     expect(early.statusCode).toBe(403);
 
-    expect((await as(t.app, token)({ method: 'GET', url: '/api/platform/enterprises' })).statusCode).toBe(403);
-    const platform = await login(t.app, 'platform');
-    const pending = (await as(t.app, platform)({ method: 'GET', url: '/api/platform/enterprises' })).json().result;
-    expect(pending.map((e: { id: number }) => e.id)).toEqual(expect.arrayContaining([id, ids.drainage]));
+    expect((await as(demo.app, token)({ method: 'GET', url: '/api/platform/enterprises' })).statusCode).toBe(403);
+    const platform = await login(demo.app, 'platform');
+    const pending = (await as(demo.app, platform)({ method: 'GET', url: '/api/platform/enterprises' })).json().result;
+    expect(pending.map((e: { id: number }) => e.id)).toEqual(expect.arrayContaining([id, demo.ids.drainage]));
     expect(pending.find((e: { id: number }) => e.id === id).registrant).toBe('viewer');
-    expect((await as(t.app, platform)({ method: 'POST', url: `/api/platform/enterprises/${id}/verify` })).json().success).toBe(true);
-    expect((await as(t.app, platform)({ method: 'POST', url: `/api/platform/enterprises/${id}/verify` })).statusCode).toBe(409);
+    expect((await as(demo.app, platform)({ method: 'POST', url: `/api/platform/enterprises/${id}/verify` })).json().success).toBe(true);
+    expect((await as(demo.app, platform)({ method: 'POST', url: `/api/platform/enterprises/${id}/verify` })).statusCode).toBe(409);
 
-    mine = (await as(t.app, token)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    mine = (await as(demo.app, token)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
     expect(mine.find((e: { id: number }) => e.id === id)).toMatchObject({ isVerified: '1', status: 'verified' });
-    expect((await as(t.app, token, id)({ method: 'GET', url: '/api/enterprise/info' })).json().result.enterpriseName).toBe('萧山供水有限公司');
+    expect((await as(demo.app, token, id)({ method: 'GET', url: '/api/enterprise/info' })).json().result.enterpriseName).toBe('萧山供水有限公司');
   });
 
   it('lets a platform administrator reject one, with a reason', async () => {
-    const token = await login(t.app, 'member');
-    const created = await as(t.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('临平燃气有限公司', validCode('91330113MA2C00022'))) });
+    const token = await login(demo.app, 'member');
+    const created = await as(demo.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('临平燃气有限公司', validCode('91330113MA2C00022'))) });
     const id = created.json().result.id;
-    const platform = await login(t.app, 'platform');
-    await as(t.app, platform)({ method: 'POST', url: `/api/platform/enterprises/${id}/reject`, ...json({ reason: '资料不全' }) });
-    const rejected = (await as(t.app, platform)({ method: 'GET', url: '/api/platform/enterprises?status=rejected' })).json().result;
+    const platform = await login(demo.app, 'platform');
+    await as(demo.app, platform)({ method: 'POST', url: `/api/platform/enterprises/${id}/reject`, ...json({ reason: '资料不全' }) });
+    const rejected = (await as(demo.app, platform)({ method: 'GET', url: '/api/platform/enterprises?status=rejected' })).json().result;
     expect(rejected.find((e: { id: number }) => e.id === id)).toMatchObject({ status: 'rejected', rejectReason: '资料不全' });
-    expect((await as(t.app, platform)({ method: 'POST', url: '/api/platform/enterprises/99999/verify' })).statusCode).toBe(404);
+    expect((await as(demo.app, platform)({ method: 'POST', url: '/api/platform/enterprises/99999/verify' })).statusCode).toBe(404);
   });
 
   it('refuses a duplicate name or credit code (409) and a bad credit code (400), naming the field', async () => {
-    const token = await login(t.app, 'member');
-    const dupName = await as(t.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile(DEMO_ENTERPRISES.water.name, validCode('91330109MA2C00033'))) });
+    const token = await login(demo.app, 'member');
+    const dupName = await as(demo.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile(DEMO_ENTERPRISES.water.name, validCode('91330109MA2C00033'))) });
     expect(dupName.statusCode).toBe(409);
     expect(dupName.json().message).toMatch(/^enterpriseName:/);
-    const dupCode = await as(t.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('新名字有限公司', DEMO_ENTERPRISES.gas.creditCode)) });
+    const dupCode = await as(demo.app, token)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('新名字有限公司', DEMO_ENTERPRISES.gas.creditCode)) });
     expect(dupCode.statusCode).toBe(409);
     expect(dupCode.json().message).toMatch(/^creditCode:/);
     const body = validCode('91330109MA2C00044');
     const wrongCheck = body.slice(0, 17) + (body[17] === '0' ? '1' : '0');
-    const badCode = await as(t.app, token)({ method: 'POST', url: '/api/enterprise/register', headers: { 'Accept-Language': 'zh-CN' }, ...json(profile('又一家有限公司', wrongCheck)) });
+    const badCode = await as(demo.app, token)({ method: 'POST', url: '/api/enterprise/register', headers: { 'Accept-Language': 'zh-CN' }, ...json(profile('又一家有限公司', wrongCheck)) });
     expect(badCode.statusCode).toBe(400);
     expect(badCode.json().message).toBe('creditCode: 不是有效的统一社会信用代码');
   });
@@ -92,54 +84,54 @@ describe('registering an enterprise and its verification', () => {
 
 describe('joining an enterprise', () => {
   it('search, apply, and an admin approves with a role', async () => {
-    const member = await login(t.app, 'member');
-    const found = (await as(t.app, member)({ method: 'GET', url: '/api/enterprise/search?name=燃气' })).json().result;
-    expect(found.map((e: { id: number }) => e.id)).toContain(ids.gas);
+    const member = await login(demo.app, 'member');
+    const found = (await as(demo.app, member)({ method: 'GET', url: '/api/enterprise/search?name=燃气' })).json().result;
+    expect(found.map((e: { id: number }) => e.id)).toContain(demo.ids.gas);
     // Unverified enterprises are not found.
-    const hidden = (await as(t.app, member)({ method: 'GET', url: '/api/enterprise/search?name=排水' })).json().result;
+    const hidden = (await as(demo.app, member)({ method: 'GET', url: '/api/enterprise/search?name=排水' })).json().result;
     expect(hidden).toEqual([]);
 
-    expect((await as(t.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: ids.gas }) })).json().success).toBe(true);
-    const twice = await as(t.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: ids.gas }) });
+    expect((await as(demo.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: demo.ids.gas }) })).json().success).toBe(true);
+    const twice = await as(demo.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: demo.ids.gas }) });
     expect(twice.statusCode).toBe(409);
-    expect((await as(t.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: ids.water }) })).statusCode).toBe(409);
-    expect((await as(t.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: ids.drainage }) })).statusCode).toBe(404);
+    expect((await as(demo.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: demo.ids.water }) })).statusCode).toBe(409);
+    expect((await as(demo.app, member)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: demo.ids.drainage }) })).statusCode).toBe(404);
     // Still pending: not in the list, in the applications.
-    let mine = (await as(t.app, member)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
-    expect(mine.map((e: { id: number }) => e.id)).not.toContain(ids.gas);
-    expect((await as(t.app, member)({ method: 'GET', url: '/api/enterprise/applications' })).json().result[0]).toMatchObject({ enterpriseId: ids.gas, status: 'pending' });
-    expect((await as(t.app, member, ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
+    let mine = (await as(demo.app, member)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    expect(mine.map((e: { id: number }) => e.id)).not.toContain(demo.ids.gas);
+    expect((await as(demo.app, member)({ method: 'GET', url: '/api/enterprise/applications' })).json().result[0]).toMatchObject({ enterpriseId: demo.ids.gas, status: 'pending' });
+    expect((await as(demo.app, member, demo.ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
 
-    const gasAdmin = await login(t.app, 'both');
-    const requests = (await as(t.app, gasAdmin, ids.gas)({ method: 'GET', url: '/api/enterprise/joinRequests' })).json().result;
+    const gasAdmin = await login(demo.app, 'both');
+    const requests = (await as(demo.app, gasAdmin, demo.ids.gas)({ method: 'GET', url: '/api/enterprise/joinRequests' })).json().result;
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ username: 'member', status: 'pending' });
-    const approved = await as(t.app, gasAdmin, ids.gas)({ method: 'POST', url: `/api/enterprise/joinRequests/${requests[0].id}/approve`, ...json({ role: 'viewer' }) });
+    const approved = await as(demo.app, gasAdmin, demo.ids.gas)({ method: 'POST', url: `/api/enterprise/joinRequests/${requests[0].id}/approve`, ...json({ role: 'viewer' }) });
     expect(approved.json().success).toBe(true);
-    expect((await as(t.app, gasAdmin, ids.gas)({ method: 'POST', url: `/api/enterprise/joinRequests/${requests[0].id}/approve` })).statusCode).toBe(409);
+    expect((await as(demo.app, gasAdmin, demo.ids.gas)({ method: 'POST', url: `/api/enterprise/joinRequests/${requests[0].id}/approve` })).statusCode).toBe(409);
 
-    mine = (await as(t.app, member)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
-    expect(mine.find((e: { id: number }) => e.id === ids.gas)).toMatchObject({ isVerified: '1', userType: 'viewer' });
-    const perms = (await as(t.app, member, ids.gas)({ method: 'GET', url: '/api/getUserPermission' })).json().result;
+    mine = (await as(demo.app, member)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+    expect(mine.find((e: { id: number }) => e.id === demo.ids.gas)).toMatchObject({ isVerified: '1', userType: 'viewer' });
+    const perms = (await as(demo.app, member, demo.ids.gas)({ method: 'GET', url: '/api/getUserPermission' })).json().result;
     expect(perms.userType).toBe('viewer');
   });
 
   it('a rejected applicant may apply again', async () => {
-    const viewer = await login(t.app, 'viewer');
-    await as(t.app, viewer)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: ids.gas, message: '请批准' }) });
-    const gasAdmin = await login(t.app, 'both');
-    const [request] = (await as(t.app, gasAdmin, ids.gas)({ method: 'GET', url: '/api/enterprise/joinRequests' })).json().result;
+    const viewer = await login(demo.app, 'viewer');
+    await as(demo.app, viewer)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: demo.ids.gas, message: '请批准' }) });
+    const gasAdmin = await login(demo.app, 'both');
+    const [request] = (await as(demo.app, gasAdmin, demo.ids.gas)({ method: 'GET', url: '/api/enterprise/joinRequests' })).json().result;
     expect(request.message).toBe('请批准');
-    await as(t.app, gasAdmin, ids.gas)({ method: 'POST', url: `/api/enterprise/joinRequests/${request.id}/reject` });
-    expect((await as(t.app, viewer)({ method: 'GET', url: '/api/enterprise/applications' })).json().result[0].status).toBe('rejected');
-    expect((await as(t.app, viewer)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: ids.gas }) })).json().success).toBe(true);
+    await as(demo.app, gasAdmin, demo.ids.gas)({ method: 'POST', url: `/api/enterprise/joinRequests/${request.id}/reject` });
+    expect((await as(demo.app, viewer)({ method: 'GET', url: '/api/enterprise/applications' })).json().result[0].status).toBe('rejected');
+    expect((await as(demo.app, viewer)({ method: 'POST', url: '/api/enterprise/apply', ...json({ enterpriseId: demo.ids.gas }) })).json().success).toBe(true);
   });
 });
 
 describe('members', () => {
   it('admins list members, change roles and remove members, never the last admin', async () => {
-    const admin = await login(t.app, 'admin');
-    const api = as(t.app, admin, ids.water);
+    const admin = await login(demo.app, 'admin');
+    const api = as(demo.app, admin, demo.ids.water);
     const members = (await api({ method: 'GET', url: '/api/enterprise/members' })).json().result;
     expect(members.map((m: { username: string }) => m.username)).toEqual(['admin', 'member', 'viewer', 'both']);
     const adminId = members[0].userId;
@@ -152,9 +144,9 @@ describe('members', () => {
 
     expect((await api({ method: 'PUT', url: `/api/enterprise/members/${bothId}/role`, ...json({ role: 'admin' }) })).json().success).toBe(true);
     expect((await api({ method: 'PUT', url: `/api/enterprise/members/${adminId}/role`, ...json({ role: 'member' }) })).json().success).toBe(true);
-    const both = await login(t.app, 'both');
-    expect((await as(t.app, both, ids.water)({ method: 'PUT', url: `/api/enterprise/members/${adminId}/role`, ...json({ role: 'admin' }) })).json().success).toBe(true);
-    expect((await as(t.app, both, ids.water)({ method: 'PUT', url: `/api/enterprise/members/${bothId}/role`, ...json({ role: 'member' }) })).json().success).toBe(true);
+    const both = await login(demo.app, 'both');
+    expect((await as(demo.app, both, demo.ids.water)({ method: 'PUT', url: `/api/enterprise/members/${adminId}/role`, ...json({ role: 'admin' }) })).json().success).toBe(true);
+    expect((await as(demo.app, both, demo.ids.water)({ method: 'PUT', url: `/api/enterprise/members/${bothId}/role`, ...json({ role: 'member' }) })).json().success).toBe(true);
 
     const badRole = await api({ method: 'PUT', url: `/api/enterprise/members/${bothId}/role`, ...json({ role: 'owner' }) });
     expect(badRole.statusCode).toBe(400);
@@ -163,36 +155,36 @@ describe('members', () => {
   });
 
   it('removing a member takes the enterprise away from them', async () => {
-    const gasAdmin = await login(t.app, 'both');
-    const api = as(t.app, gasAdmin, ids.gas);
+    const gasAdmin = await login(demo.app, 'both');
+    const api = as(demo.app, gasAdmin, demo.ids.gas);
     const members = (await api({ method: 'GET', url: '/api/enterprise/members' })).json().result;
     const memberRow = members.find((m: { username: string }) => m.username === 'member');
     expect((await api({ method: 'DELETE', url: `/api/enterprise/members/${memberRow.userId}` })).json().success).toBe(true);
-    const member = await login(t.app, 'member');
-    expect((await as(t.app, member, ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
+    const member = await login(demo.app, 'member');
+    expect((await as(demo.app, member, demo.ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
   });
 });
 
 describe('enterprise profile and map settings', () => {
   it('admins edit the profile; members and viewers read it', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const current = (await admin({ method: 'GET', url: '/api/enterprise/info' })).json().result;
     const edited = await admin({ method: 'PUT', url: '/api/enterprise/info', ...json({ ...current, address: '滨江区网商路 699 号', description: '供水管网 1,200 km' }) });
     expect(edited.json().result).toMatchObject({ address: '滨江区网商路 699 号', description: '供水管网 1,200 km' });
-    const viewer = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     expect((await viewer({ method: 'GET', url: '/api/enterprise/info' })).json().result.address).toBe('滨江区网商路 699 号');
   });
 
   it('defaults to srid 4326 and ArcGIS, validates and saves settings', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     // The demo draws on the built-in vector basemap.
-    const demo = (await admin({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
-    expect(demo).toMatchObject({ serviceType: 'XYZ', serviceUrl: '/api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf', srid: 3857 });
+    const builtIn = (await admin({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
+    expect(builtIn).toMatchObject({ serviceType: 'XYZ', serviceUrl: '/api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf', srid: 3857 });
     // An enterprise that saved nothing gets the spec's defaults.
-    const owner = await login(t.app, 'member');
-    const created = (await as(t.app, owner)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('富阳水务有限公司', validCode('91330111MA2C00055'))) })).json().result;
-    await as(t.app, await login(t.app, 'platform'))({ method: 'POST', url: `/api/platform/enterprises/${created.id}/verify` });
-    const defaults = (await as(t.app, owner, created.id)({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
+    const owner = await login(demo.app, 'member');
+    const created = (await as(demo.app, owner)({ method: 'POST', url: '/api/enterprise/register', ...json(profile('富阳水务有限公司', validCode('91330111MA2C00055'))) })).json().result;
+    await as(demo.app, await login(demo.app, 'platform'))({ method: 'POST', url: `/api/platform/enterprises/${created.id}/verify` });
+    const defaults = (await as(demo.app, owner, created.id)({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
     expect(defaults).toEqual({ serviceType: 'ArcGIS', srid: 4326, tileSize: 256, zoomLevel: 10 });
     const schemaDefaults = (await admin({ method: 'PUT', url: '/api/enterprise/mapSettings', ...json({ serviceUrl: 'https://gis.example.com/arcgis/rest/services/a/MapServer' }) })).json().result;
     expect(schemaDefaults).toMatchObject({ serviceType: 'ArcGIS', srid: 4326 });
@@ -236,8 +228,8 @@ describe('enterprise profile and map settings', () => {
 
 describe('roles and permissions', () => {
   it("answers 403 for each role's forbidden actions", async () => {
-    const member = as(t.app, await login(t.app, 'member'), ids.water);
-    const viewer = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const profileBody = json(profile(DEMO_ENTERPRISES.water.name, DEMO_ENTERPRISES.water.creditCode));
     const forbidden = [
       [member, { method: 'PUT', url: '/api/enterprise/info', ...profileBody }],
@@ -259,17 +251,17 @@ describe('roles and permissions', () => {
   });
 
   it('checks the Enterprise-Id header', async () => {
-    const admin = await login(t.app, 'admin');
-    const bad = await as(t.app, admin)({ method: 'GET', url: '/api/enterprise/info', headers: { 'Enterprise-Id': 'abc' } });
+    const admin = await login(demo.app, 'admin');
+    const bad = await as(demo.app, admin)({ method: 'GET', url: '/api/enterprise/info', headers: { 'Enterprise-Id': 'abc' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^Enterprise-Id/);
-    expect((await as(t.app, admin, 99999)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
+    expect((await as(demo.app, admin, 99999)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
     // Without the header the first verified enterprise is current.
-    expect((await as(t.app, admin)({ method: 'GET', url: '/api/enterprise/info' })).json().result.id).toBe(ids.water);
+    expect((await as(demo.app, admin)({ method: 'GET', url: '/api/enterprise/info' })).json().result.id).toBe(demo.ids.water);
     // A user with no verified enterprise has no current one.
-    const newcomer = await login(t.app, 'newcomer');
-    expect((await as(t.app, newcomer)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
-    expect((await as(t.app, newcomer, ids.drainage)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
+    const newcomer = await login(demo.app, 'newcomer');
+    expect((await as(demo.app, newcomer)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
+    expect((await as(demo.app, newcomer, demo.ids.drainage)({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(403);
   });
 });
 
@@ -280,9 +272,9 @@ describe('tenant isolation', () => {
    * work in an enterprise) answers without anything of the gas utility in it.
    */
   it('no route gives a member of one enterprise anything of another', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
-    const waterAdmin = await login(t.app, 'admin');
-    const gasProfile = (await as(t.app, await login(t.app, 'both'), ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).json().result;
+    const doc = (await demo.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const waterAdmin = await login(demo.app, 'admin');
+    const gasProfile = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).json().result;
     const notEnterpriseScoped = new Set([
       'GET /api/health',
       'GET /api/getEncryptedString',
@@ -312,7 +304,7 @@ describe('tenant isolation', () => {
       for (const method of Object.keys(methods)) {
         const route = `${method.toUpperCase()} ${path}`;
         const url = path.replace(/\{[^}]+\}/g, '1');
-        const response = await as(t.app, waterAdmin, ids.gas)({ method: method.toUpperCase() as 'GET', url, payload: method === 'get' ? undefined : {} });
+        const response = await as(demo.app, waterAdmin, demo.ids.gas)({ method: method.toUpperCase() as 'GET', url, payload: method === 'get' ? undefined : {} });
         if (route === 'GET /api/getUserPermission') expect(response.statusCode).toBe(403);
         if (notEnterpriseScoped.has(route) || path.startsWith('/api/platform/')) {
           expect(response.body, route).not.toContain(gasProfile.creditCode);

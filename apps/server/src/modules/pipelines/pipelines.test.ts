@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, demoEnterpriseIds, login, type TestApp } from '../../testing/app.ts';
+import { describe, expect, it } from 'vitest';
+import { as, login, useDemoServer } from '../../testing/app.ts';
 
-let t: TestApp;
-let ids: { water: number; gas: number; drainage: number };
-beforeAll(async () => {
-  t = await createTestApp();
-  ids = await demoEnterpriseIds(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const demo = useDemoServer();
 
 const pipe = (overrides: Record<string, unknown> = {}) => ({
   pipeId: 'W-TEST-1',
@@ -24,7 +16,7 @@ const pipe = (overrides: Record<string, unknown> = {}) => ({
 
 describe('pipelines', () => {
   it('pages the water utility network and filters it', async () => {
-    const api = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const page = (await api({ method: 'GET', url: '/api/pipelines?pageSize=5' })).json().result;
     expect(page.list).toHaveLength(5);
     expect(page.total).toBeGreaterThan(1000);
@@ -47,7 +39,7 @@ describe('pipelines', () => {
   });
 
   it("filters to a project's area and agrees with the project's figures", async () => {
-    const api = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const [project] = (await api({ method: 'GET', url: '/api/projects' })).json().result;
     const inside = (await api({ method: 'GET', url: `/api/pipelines?projectId=${project.id}&networkType=water&pageSize=500` })).json().result;
     expect(inside.total).toBeGreaterThan(0);
@@ -57,12 +49,12 @@ describe('pipelines', () => {
     }
     const sum = all.reduce((s: number, p: { lengthM: number }) => s + p.lengthM, 0);
     expect(Math.abs(sum - project.pipeLengthM.water)).toBeLessThan(2);
-    const gasProject = (await as(t.app, await login(t.app, 'both'), ids.gas)({ method: 'GET', url: '/api/projects' })).json().result[0];
+    const gasProject = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/projects' })).json().result[0];
     expect((await api({ method: 'GET', url: `/api/pipelines?projectId=${gasProject.id}` })).statusCode).toBe(404);
   });
 
   it('adds, edits and deletes a pipe, computing its length; ids are unique per enterprise', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const created = (await admin({ method: 'POST', url: '/api/pipelines', payload: pipe() })).json();
     expect(created.success).toBe(true);
     // 0.001 degree of longitude at 30.2 N is about 96 m.
@@ -77,7 +69,7 @@ describe('pipelines', () => {
   });
 
   it('names bad fields: polygon where a line belongs, coordinates out of range, unknown type', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const polygon = await admin({ method: 'POST', url: '/api/pipelines', payload: pipe({ geometry: { type: 'Polygon', coordinates: [[[120, 30], [121, 30], [121, 31], [120, 30]]] } }) });
     expect(polygon.statusCode).toBe(400);
     expect(polygon.json().message).toMatch(/^geometry\.type:/);
@@ -88,12 +80,12 @@ describe('pipelines', () => {
   });
 
   it('viewers only read; members do not delete; other enterprises see nothing', async () => {
-    const member = as(t.app, await login(t.app, 'member'), ids.water);
-    const viewer = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const created = (await member({ method: 'POST', url: '/api/pipelines', payload: pipe({ pipeId: 'W-MEMBER-1' }) })).json().result;
     expect((await member({ method: 'DELETE', url: `/api/pipelines/${created.id}` })).statusCode).toBe(403);
     expect((await viewer({ method: 'POST', url: '/api/pipelines', payload: pipe({ pipeId: 'W-VIEWER-1' }) })).statusCode).toBe(403);
-    const gasAdmin = as(t.app, await login(t.app, 'both'), ids.gas);
+    const gasAdmin = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     expect((await gasAdmin({ method: 'GET', url: `/api/pipelines/${created.id}` })).statusCode).toBe(404);
     expect((await gasAdmin({ method: 'DELETE', url: `/api/pipelines/${created.id}` })).statusCode).toBe(404);
     expect((await gasAdmin({ method: 'GET', url: '/api/pipelines?keyword=W-MEMBER' })).json().result.total).toBe(0);
@@ -103,7 +95,7 @@ describe('pipelines', () => {
 describe('pipeline export', () => {
   it('exports the filtered network as GeoJSON, CSV with WKT and XLSX, the same rows each time', async () => {
     const ExcelJS = (await import('exceljs')).default;
-    const viewer = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const filter = 'networkType=water&diameterMin=300';
     const total = (await viewer({ method: 'GET', url: `/api/pipelines?${filter}` })).json().result.total;
     expect(total).toBeGreaterThan(0);
@@ -129,7 +121,7 @@ describe('pipeline export', () => {
     expect(sheet.rowCount).toBe(total + 1);
     expect(sheet.getRow(2).getCell(2).value).toBe('water');
 
-    const gas = (await as(t.app, await login(t.app, 'both'), ids.gas)({ method: 'GET', url: '/api/pipelines/export?format=geojson' })).json();
+    const gas = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/pipelines/export?format=geojson' })).json();
     expect(gas.features.every((f: { properties: { networkType: string } }) => f.properties.networkType === 'gas')).toBe(true);
     expect((await viewer({ method: 'GET', url: '/api/pipelines/export?format=shp' })).statusCode).toBe(400);
   });

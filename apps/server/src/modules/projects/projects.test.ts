@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, demoEnterpriseIds, login, type TestApp } from '../../testing/app.ts';
+import { describe, expect, it } from 'vitest';
+import { as, login, useDemoServer } from '../../testing/app.ts';
 
-let t: TestApp;
-let ids: { water: number; gas: number; drainage: number };
-beforeAll(async () => {
-  t = await createTestApp();
-  ids = await demoEnterpriseIds(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const demo = useDemoServer();
 
 const square = (x: number, y: number, d: number) => ({
   type: 'Polygon',
@@ -31,28 +23,28 @@ const project = (overrides: Record<string, unknown> = {}) => ({
 
 describe('projects', () => {
   it("lists the enterprise's projects with pipe length in their area by network type", async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const list = (await admin({ method: 'GET', url: '/api/projects' })).json().result;
     expect(list.map((p: { code: string }) => p.code)).toEqual(['BJ-LEAK-2026', 'JN-INSAR-2026']);
     const [leak] = list;
     expect(leak.pipeLengthM.water).toBeGreaterThan(10_000);
     expect(leak.pipeLengthM.gas).toBeUndefined();
     expect(leak.bbox).toHaveLength(4);
-    const gas = (await as(t.app, await login(t.app, 'both'), ids.gas)({ method: 'GET', url: '/api/projects' })).json().result;
+    const gas = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/projects' })).json().result;
     expect(gas.map((p: { code: string }) => p.code)).toEqual(['GAS-N-2026']);
     expect(gas[0].pipeLengthM.gas).toBeGreaterThan(1000);
     expect(gas[0].pipeLengthM.water).toBeUndefined();
   });
 
   it('counts a pipe when its midpoint is inside the area', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const created = await admin({ method: 'POST', url: '/api/projects', payload: project({ code: 'EMPTY-1', area: square(121.5, 31.5, 0.01) }) });
     expect(created.json().result.pipeLengthM).toEqual({});
     await admin({ method: 'DELETE', url: `/api/projects/${created.json().result.id}` });
   });
 
   it('creates, edits, searches and deletes; codes are unique per enterprise', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const created = await admin({ method: 'POST', url: '/api/projects', payload: project() });
     expect(created.json()).toMatchObject({ success: true, result: { name: '西兴街道漏损普查', status: 'active', networkTypes: ['water'] } });
     const id = created.json().result.id;
@@ -60,7 +52,7 @@ describe('projects', () => {
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toMatch(/^code:/);
     // The same code in another enterprise is fine.
-    const gasAdmin = as(t.app, await login(t.app, 'both'), ids.gas);
+    const gasAdmin = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     expect((await gasAdmin({ method: 'POST', url: '/api/projects', payload: project({ networkTypes: ['gas'] }) })).statusCode).toBe(200);
 
     const edited = await admin({ method: 'PUT', url: `/api/projects/${id}`, payload: project({ status: 'closed', description: '已完成' }) });
@@ -73,7 +65,7 @@ describe('projects', () => {
   });
 
   it('accepts a form-encoded body with the area as GeoJSON text', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const body = new URLSearchParams({ name: '表单项目', code: 'FORM-1', city: '杭州市', area: JSON.stringify(square(120.2, 30.2, 0.01)), networkTypes: 'water,drainage' });
     const created = await admin({ method: 'POST', url: '/api/projects', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body.toString() });
     expect(created.json().result).toMatchObject({ code: 'FORM-1', networkTypes: ['water', 'drainage'], status: 'planned' });
@@ -81,7 +73,7 @@ describe('projects', () => {
   });
 
   it('names each bad field', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const open = await admin({ method: 'POST', url: '/api/projects', payload: project({ area: { type: 'Polygon', coordinates: [[[120, 30], [120.1, 30], [120.1, 30.1], [120, 30.1]]] } }) });
     expect(open.statusCode).toBe(400);
     expect(open.json().message).toBe('area.coordinates.0: a polygon ring must end where it starts');
@@ -97,8 +89,8 @@ describe('projects', () => {
   });
 
   it('members add and edit but do not delete; viewers only read; other enterprises see nothing', async () => {
-    const member = as(t.app, await login(t.app, 'member'), ids.water);
-    const viewer = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const created = await member({ method: 'POST', url: '/api/projects', payload: project({ code: 'MEMBER-1' }) });
     expect(created.statusCode).toBe(200);
     const id = created.json().result.id;
@@ -108,7 +100,7 @@ describe('projects', () => {
     expect((await viewer({ method: 'PUT', url: `/api/projects/${id}`, payload: project({ code: 'MEMBER-1' }) })).statusCode).toBe(403);
     expect((await viewer({ method: 'GET', url: `/api/projects/${id}` })).statusCode).toBe(200);
 
-    const gasAdmin = as(t.app, await login(t.app, 'both'), ids.gas);
+    const gasAdmin = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     expect((await gasAdmin({ method: 'GET', url: `/api/projects/${id}` })).statusCode).toBe(404);
     expect((await gasAdmin({ method: 'PUT', url: `/api/projects/${id}`, payload: project({ code: 'X' }) })).statusCode).toBe(404);
     expect((await gasAdmin({ method: 'DELETE', url: `/api/projects/${id}` })).statusCode).toBe(404);

@@ -1,33 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { smsCodes } from '../../db/schema.ts';
-import { as, createTestApp, lastSmsCode, login, loginResponse, type TestApp } from '../../testing/app.ts';
+import { as, lastSmsCode, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const demo = useDemoServer();
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const sendSms = (phone: string, purpose = 'register', headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url: '/api/sendSMS', query: { phone, purpose }, headers });
+  demo.app.inject({ method: 'GET', url: '/api/sendSMS', query: { phone, purpose }, headers });
 const register = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/register', headers: { ...form, ...headers }, payload: new URLSearchParams(fields).toString() });
+  demo.app.inject({ method: 'POST', url: '/api/auth/register', headers: { ...form, ...headers }, payload: new URLSearchParams(fields).toString() });
 
 describe('GET /api/sendSMS', () => {
   it('writes a 6-digit code to the outbox and allows one send per phone per minute', async () => {
     const sent = await sendSms('13900000001');
     expect(sent.json()).toMatchObject({ success: true, message: 'Verification code sent' });
-    expect(await lastSmsCode(t.database, '13900000001')).toMatch(/^\d{6}$/);
+    expect(await lastSmsCode(demo.database, '13900000001')).toMatch(/^\d{6}$/);
     const again = await sendSms('13900000001');
     expect(again.statusCode).toBe(429);
     expect(again.json().message).toMatch(/^phone: a code was sent less than a minute ago, try again in \d+ s$/);
     expect(again.json().result.retryAfterSeconds).toBeGreaterThan(0);
     // A minute later another code may be sent.
-    await t.database.db.update(smsCodes).set({ createdAt: sql`${smsCodes.createdAt} - interval '61 seconds'` }).where(eq(smsCodes.phone, '13900000001'));
+    await demo.database.db.update(smsCodes).set({ createdAt: sql`${smsCodes.createdAt} - interval '61 seconds'` }).where(eq(smsCodes.phone, '13900000001'));
     expect((await sendSms('13900000001')).statusCode).toBe(200);
   });
 
@@ -51,10 +45,10 @@ describe('GET /api/sendSMS', () => {
 describe('POST /api/auth/register', () => {
   it('registers with the SMS code, and the account can sign in', async () => {
     await sendSms('13900000002');
-    const code = await lastSmsCode(t.database, '13900000002');
+    const code = await lastSmsCode(demo.database, '13900000002');
     const response = await register({ username: 'zhaolei', password: 'Secret123', phone: '13900000002', smsCode: code, realname: '赵磊', email: 'zl@example.com' });
     expect(response.json()).toMatchObject({ success: true, result: { username: 'zhaolei', realname: '赵磊' } });
-    const signIn = await loginResponse(t.app, 'zhaolei', 'Secret123');
+    const signIn = await loginResponse(demo.app, 'zhaolei', 'Secret123');
     expect(signIn.json().result.userInfo).toEqual({ username: 'zhaolei', realname: '赵磊', avatar: '' });
     // The code is used up.
     const again = await register({ username: 'zhaolei2', password: 'Secret123', phone: '13900000002', smsCode: code, realname: 'x' });
@@ -63,7 +57,7 @@ describe('POST /api/auth/register', () => {
 
   it('answers 409 naming the field for a taken username or phone', async () => {
     await sendSms('13900000003');
-    const code = await lastSmsCode(t.database, '13900000003');
+    const code = await lastSmsCode(demo.database, '13900000003');
     const takenName = await register({ username: 'admin', password: 'Secret123', phone: '13900000003', smsCode: code, realname: 'x' });
     expect(takenName.statusCode).toBe(409);
     expect(takenName.json().message).toBe('username: this username is already taken');
@@ -81,7 +75,7 @@ describe('POST /api/auth/register', () => {
 
   it('burns a code after 5 wrong tries, and refuses an expired code', async () => {
     await sendSms('13900000004');
-    const code = await lastSmsCode(t.database, '13900000004');
+    const code = await lastSmsCode(demo.database, '13900000004');
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
       const r = await register({ username: 'burner', password: 'Secret123', phone: '13900000004', smsCode: wrong, realname: 'x' });
@@ -91,15 +85,15 @@ describe('POST /api/auth/register', () => {
     expect(right.statusCode).toBe(400);
 
     await sendSms('13900000005');
-    const code5 = await lastSmsCode(t.database, '13900000005');
-    await t.database.db.update(smsCodes).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(smsCodes.phone, '13900000005'));
+    const code5 = await lastSmsCode(demo.database, '13900000005');
+    await demo.database.db.update(smsCodes).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(smsCodes.phone, '13900000005'));
     const expired = await register({ username: 'late', password: 'Secret123', phone: '13900000005', smsCode: code5, realname: 'x' });
     expect(expired.statusCode).toBe(400);
   });
 
   it('codes are valid 5 minutes', async () => {
     await sendSms('13900000006');
-    const [row] = await t.database.db
+    const [row] = await demo.database.db
       .select({ s: sql<number>`extract(epoch from ${smsCodes.expiresAt} - ${smsCodes.createdAt})::float8` })
       .from(smsCodes)
       .where(eq(smsCodes.phone, '13900000006'));
@@ -109,14 +103,14 @@ describe('POST /api/auth/register', () => {
 
 describe('POST /api/auth/forge-password', () => {
   it('resets the password with a recover code and revokes the tokens', async () => {
-    const token = await login(t.app, 'member');
+    const token = await login(demo.app, 'member');
     await sendSms('13800000002', 'recover');
-    const code = await lastSmsCode(t.database, '13800000002');
-    const wrongPurpose = await t.app.inject({ method: 'POST', url: '/api/auth/forge-password', headers: form, payload: `phone=13900000002&smsCode=${code}&passwordNew=Reset12345` });
+    const code = await lastSmsCode(demo.database, '13800000002');
+    const wrongPurpose = await demo.app.inject({ method: 'POST', url: '/api/auth/forge-password', headers: form, payload: `phone=13900000002&smsCode=${code}&passwordNew=Reset12345` });
     expect(wrongPurpose.statusCode).toBe(400);
-    const reset = await t.app.inject({ method: 'POST', url: '/api/auth/forge-password', headers: form, payload: `phone=13800000002&smsCode=${code}&passwordNew=Reset12345` });
+    const reset = await demo.app.inject({ method: 'POST', url: '/api/auth/forge-password', headers: form, payload: `phone=13800000002&smsCode=${code}&passwordNew=Reset12345` });
     expect(reset.json()).toMatchObject({ success: true, message: 'Password reset, please sign in' });
-    expect((await as(t.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
-    expect((await loginResponse(t.app, 'member', 'Reset12345')).json().success).toBe(true);
+    expect((await as(demo.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
+    expect((await loginResponse(demo.app, 'member', 'Reset12345')).json().success).toBe(true);
   });
 });

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import { MAIN_DIAMETER_MM } from './service.ts';
-import { as, createTestApp, demoEnterpriseIds, login, type TestApp } from '../../testing/app.ts';
+import { as, login, useDemoServer } from '../../testing/app.ts';
 
-let t: TestApp;
-let ids: { water: number; gas: number; drainage: number };
-beforeAll(async () => {
-  t = await createTestApp();
-  ids = await demoEnterpriseIds(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const demo = useDemoServer();
 
 /** Tile x/y holding lon/lat at zoom z on the Web Mercator grid. */
 function mercatorTile(lon: number, lat: number, z: number) {
@@ -27,7 +19,7 @@ const decode = (body: Buffer) => new VectorTile(new Pbf(new Uint8Array(body)));
 
 describe('vector tiles', () => {
   it("serve the enterprise's pipes with their attributes, decoded by a standard MVT reader", async () => {
-    const api = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const { x, y } = mercatorTile(120.205, 30.2, 15);
     const response = await api({ method: 'GET', url: `/api/tiles/pipes/3857/15/${x}/${y}.pbf` });
     expect(response.statusCode).toBe(200);
@@ -54,7 +46,7 @@ describe('vector tiles', () => {
   });
 
   it('make WGS84 (4326) tiles too, and draw only mains when zoomed out', async () => {
-    const api = as(t.app, await login(t.app, 'viewer'), ids.water);
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     // 4326 grid: 2 x 1 tiles at zoom 0; at zoom 12 a tile is 180/4096 degrees.
     const size = 180 / 2 ** 12;
     const x = Math.floor((120.205 + 180) / size);
@@ -70,7 +62,7 @@ describe('vector tiles', () => {
   });
 
   it('follow pipe changes at once (the cache is keyed by a version) and never show another enterprise', async () => {
-    const admin = as(t.app, await login(t.app, 'admin'), ids.water);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const z = 17;
     const { x, y } = mercatorTile(120.30005, 30.30005, z);
     const url = `/api/tiles/pipes/3857/${z}/${x}/${y}.pbf`;
@@ -86,7 +78,7 @@ describe('vector tiles', () => {
     const after = decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes;
     expect(after.length).toBe(1);
     expect(after.feature(0).properties.pipeId).toBe('W-TILE-1');
-    const gas = as(t.app, await login(t.app, 'both'), ids.gas);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     expect(decode((await gas({ method: 'GET', url })).rawPayload).layers.pipes).toBeUndefined();
     await admin({ method: 'DELETE', url: `/api/pipelines/${created.id}` });
     expect(decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes).toBeUndefined();
@@ -94,13 +86,13 @@ describe('vector tiles', () => {
 
   it('serve the built-in basemap without sign-in, and refuse tiles outside the grid', async () => {
     const { x, y } = mercatorTile(120.205, 30.2, 13);
-    const response = await t.app.inject({ method: 'GET', url: `/api/tiles/basemap/3857/13/${x}/${y}.pbf` });
+    const response = await demo.app.inject({ method: 'GET', url: `/api/tiles/basemap/3857/13/${x}/${y}.pbf` });
     const tile = decode(response.rawPayload);
     expect(tile.layers.streets.length).toBeGreaterThan(3);
     expect(tile.layers.streets.feature(0).properties.kind).toMatch(/street|mainStreet/);
-    expect((await t.app.inject({ method: 'GET', url: '/api/tiles/basemap/3857/2/9/0.pbf' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/tiles/basemap/4326/0/2/0.pbf' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/tiles/basemap/4326/0/1/0.pbf' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/api/tiles/pipes/3857/13/${x}/${y}.pbf` })).statusCode).toBe(401);
+    expect((await demo.app.inject({ method: 'GET', url: '/api/tiles/basemap/3857/2/9/0.pbf' })).statusCode).toBe(400);
+    expect((await demo.app.inject({ method: 'GET', url: '/api/tiles/basemap/4326/0/2/0.pbf' })).statusCode).toBe(400);
+    expect((await demo.app.inject({ method: 'GET', url: '/api/tiles/basemap/4326/0/1/0.pbf' })).statusCode).toBe(200);
+    expect((await demo.app.inject({ method: 'GET', url: `/api/tiles/pipes/3857/13/${x}/${y}.pbf` })).statusCode).toBe(401);
   });
 });
