@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Alert, Card, Empty, Form, Input, List, message, Result, Table, Tabs, Tag } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { EnterpriseProfileInput } from '@console/contract';
 import { enterpriseApi, type Application } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { EnterpriseProfileFields } from './enterpriseFields.tsx';
 
@@ -14,17 +15,9 @@ const STATUS_COLOR = { pending: 'gold', active: 'green', rejected: 'red' } as co
 
 function JoinEnterprise() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const results = useQuery({ queryKey: ['enterprise-search', name], queryFn: () => enterpriseApi.search(name), enabled: name.length > 0 });
-  const apply = useMutation({
-    mutationFn: (id: number) => enterpriseApi.apply(id),
-    onSuccess: (response) => {
-      message.success(response.message);
-      void queryClient.invalidateQueries({ queryKey: ['my-applications'] });
-    },
-    onError: (error) => message.error(errorMessage(error)),
-  });
+  const apply = useChange((id: number) => enterpriseApi.apply(id), { invalidate: ['my-applications'] });
   return (
     <>
       <Alert type="info" showIcon message={t('enterprise.apply.searchHint')} style={{ marginBottom: 16 }} />

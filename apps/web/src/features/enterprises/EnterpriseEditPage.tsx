@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
-import { Alert, Card, Descriptions, Form, message, Skeleton, Tag } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Card, Descriptions, Form, Skeleton, Tag } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EnterpriseProfileInput } from '@console/contract';
 import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { EnterpriseProfileFields } from './enterpriseFields.tsx';
 import { MapSettingsForm } from './MapSettingsForm.tsx';
@@ -16,22 +17,14 @@ export default function EnterpriseEditPage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const canEdit = useActionVisible('edit');
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<EnterpriseProfileInput>();
   const profile = useQuery({ queryKey: ['enterprise', enterpriseID, 'info'], queryFn: enterpriseApi.info });
   const data = profile.data?.result;
   useEffect(() => {
     if (data) form.setFieldsValue({ ...data, description: data.description ?? undefined });
   }, [data, form]);
-  const save = useMutation({
-    mutationFn: enterpriseApi.updateInfo,
-    onSuccess: (response) => {
-      message.success(response.message);
-      void queryClient.invalidateQueries({ queryKey: ['enterprise', enterpriseID] });
-      void useSession.getState().loadEnterprises();
-    },
-    onError: (error) => message.error(errorMessage(error)),
-  });
+  // A new name shows in the header too: the enterprise list is loaded again.
+  const save = useChange(enterpriseApi.updateInfo, { invalidate: ['enterprise', enterpriseID], onDone: () => void useSession.getState().loadEnterprises() });
 
   if (profile.isError) return <Alert type="error" showIcon message={errorMessage(profile.error)} />;
   if (!data) return <Skeleton active />;

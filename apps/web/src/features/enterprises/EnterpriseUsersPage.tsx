@@ -1,11 +1,12 @@
-import { Alert, Badge, Card, message, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Card, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { ROLES } from '@console/contract';
 import { enterpriseApi, type Member } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
+import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 
 const ROLE_COLOR = { admin: 'red', member: 'blue', viewer: 'default' } as const;
@@ -16,18 +17,13 @@ export default function EnterpriseUsersPage() {
   const enterpriseID = useSession((s) => s.enterpriseID);
   const canEdit = useActionVisible('edit');
   const canDelete = useActionVisible('delete');
-  const queryClient = useQueryClient();
   const members = useQuery({ queryKey: ['enterprise', enterpriseID, 'members'], queryFn: enterpriseApi.members });
   const requests = useQuery({ queryKey: ['enterprise', enterpriseID, 'joinRequests'], queryFn: enterpriseApi.joinRequests });
-  const done = (text?: string) => {
-    message.success(text ?? t('users.done'));
-    void queryClient.invalidateQueries({ queryKey: ['enterprise', enterpriseID] });
-  };
-  const onError = (error: unknown) => message.error(errorMessage(error));
-  const changeRole = useMutation({ mutationFn: ({ userId, role }: { userId: number; role: Member['role'] }) => enterpriseApi.changeRole(userId, role), onSuccess: () => done(), onError });
-  const remove = useMutation({ mutationFn: (userId: number) => enterpriseApi.removeMember(userId), onSuccess: () => done(), onError });
-  const approve = useMutation({ mutationFn: ({ id, role }: { id: number; role: Member['role'] }) => enterpriseApi.approve(id, role), onSuccess: () => done(), onError });
-  const reject = useMutation({ mutationFn: (id: number) => enterpriseApi.reject(id), onSuccess: () => done(), onError });
+  const after = { success: t('users.done'), invalidate: ['enterprise', enterpriseID] };
+  const changeRole = useChange(({ userId, role }: { userId: number; role: Member['role'] }) => enterpriseApi.changeRole(userId, role), after);
+  const remove = useChange((userId: number) => enterpriseApi.removeMember(userId), after);
+  const approve = useChange(({ id, role }: { id: number; role: Member['role'] }) => enterpriseApi.approve(id, role), after);
+  const reject = useChange((id: number) => enterpriseApi.reject(id), after);
 
   if (members.isError) return <Alert type="error" showIcon message={errorMessage(members.error)} />;
   const roleOptions = ROLES.map((r) => ({ value: r, label: t(`header.role.${r}`) }));

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Form, Input, InputNumber, message, Row, Select, Space } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isMessageKey, MAP_SERVICE_TYPES, mapSettingsBody, SRIDS, translate, type MapSettings } from '@console/contract';
 import { currentLanguage } from '../../locales/index.ts';
-import { errorMessage } from '../../api/http.ts';
 import { mapApi, saveMapSettings } from '../../api/map.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { useChange } from '../../components/useChange.ts';
 import { MapView } from '../../components/MapView.tsx';
 import { useSession } from '../../stores/session.ts';
 
@@ -32,7 +32,6 @@ const BUILT_IN_BASEMAP = '/api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf';
 export function MapSettingsForm() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const [preview, setPreview] = useState<MapSettings | null>(null);
@@ -81,14 +80,7 @@ export function MapSettingsForm() {
     refresh();
   };
 
-  const save = useMutation({
-    mutationFn: (values: Values) => saveMapSettings(toSettings(values)),
-    onSuccess: (response) => {
-      message.success(response.message);
-      void queryClient.invalidateQueries({ queryKey: ['map-settings'] });
-    },
-    onError: (error) => message.error(errorMessage(error)),
-  });
+  const save = useChange((values: Values) => saveMapSettings(toSettings(values)), { invalidate: ['map-settings'] });
 
   const previewKey = useMemo(() => JSON.stringify(preview), [preview]);
   if (!settings.data) return null;

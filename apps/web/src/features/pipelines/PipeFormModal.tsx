@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
-import { Col, Form, Input, InputNumber, message, Modal, Row, Select } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Col, Form, Input, InputNumber, Modal, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { NETWORK_TYPES, type LineGeometry, type PipeInput } from '@console/contract';
-import { errorMessage } from '../../api/http.ts';
 import { pipelineApi, type Pipe } from '../../api/pipelines.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { useChange } from '../../components/useChange.ts';
 
 /** "lon,lat; lon,lat" <-> a LineString. */
 export const lineToText = (geometry: LineGeometry) =>
@@ -24,7 +23,6 @@ type Values = Omit<PipeInput, 'geometry'> & { coordinates: string };
 export function PipeFormModal({ pipe, open, onClose }: { pipe: Pipe | null; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const queryClient = useQueryClient();
   const allowClick = useClickGuard();
 
   useEffect(() => {
@@ -34,14 +32,10 @@ export function PipeFormModal({ pipe, open, onClose }: { pipe: Pipe | null; open
     else form.setFieldsValue({ networkType: 'water' });
   }, [open, pipe, form]);
 
-  const save = useMutation({
-    mutationFn: (input: PipeInput) => (pipe ? pipelineApi.update(pipe.id, input) : pipelineApi.create(input)),
-    onSuccess: () => {
-      message.success(t('pipeline.saved'));
-      void queryClient.invalidateQueries({ queryKey: ['pipelines'] });
-      onClose();
-    },
-    onError: (error) => message.error(errorMessage(error)),
+  const save = useChange((input: PipeInput) => (pipe ? pipelineApi.update(pipe.id, input) : pipelineApi.create(input)), {
+    success: t('pipeline.saved'),
+    invalidate: ['pipelines'],
+    onDone: onClose,
   });
 
   const submit = async () => {

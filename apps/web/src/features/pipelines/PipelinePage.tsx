@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Descriptions, Drawer, Dropdown, Input, InputNumber, message, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { NETWORK_TYPES } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { pipelineApi, type Pipe } from '../../api/pipelines.ts';
 import { projectApi } from '../../api/projects.ts';
 import { Authorized } from '../../components/Authorized.tsx';
+import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { NETWORK_COLOR } from '../projects/ProjectListPage.tsx';
 import { materialLabel } from '../../utils/format.ts';
@@ -32,7 +33,6 @@ export default function PipelinePage() {
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
   const [detail, setDetail] = useState<Pipe | null>(null);
   const [editing, setEditing] = useState<Pipe | null | undefined>(undefined);
-  const queryClient = useQueryClient();
   const set = (patch: Filters) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage((p) => ({ ...p, page: 1 }));
@@ -45,14 +45,7 @@ export default function PipelinePage() {
   });
   const facets = useQuery({ queryKey: ['pipelines', enterpriseID, 'facets'], queryFn: pipelineApi.facets });
   const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
-  const remove = useMutation({
-    mutationFn: (id: number) => pipelineApi.remove(id),
-    onSuccess: () => {
-      message.success(t('pipeline.deleted'));
-      void queryClient.invalidateQueries({ queryKey: ['pipelines'] });
-    },
-    onError: (error) => message.error(errorMessage(error)),
-  });
+  const remove = useChange((id: number) => pipelineApi.remove(id), { success: t('pipeline.deleted'), invalidate: ['pipelines'] });
   const data = pipes.data?.result;
 
   /** Downloads the filtered network in a GIS or spreadsheet format. */

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Checkbox, Col, DatePicker, Form, Input, InputNumber, message, Modal, Radio, Row, Select } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Checkbox, Col, DatePicker, Form, Input, InputNumber, Modal, Radio, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { areaGeometry, NETWORK_TYPES, PROJECT_STATUSES, type AreaGeometry, type ProjectInput } from '@console/contract';
-import { errorMessage } from '../../api/http.ts';
 import { projectApi, type Project } from '../../api/projects.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { useChange } from '../../components/useChange.ts';
 
 interface Values {
   name: string;
@@ -32,7 +31,6 @@ export function ProjectFormModal({ project, open, onClose }: { project: Project 
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const [mode, setMode] = useState<Values['areaMode']>('rect');
-  const queryClient = useQueryClient();
   const allowClick = useClickGuard();
 
   useEffect(() => {
@@ -56,14 +54,10 @@ export function ProjectFormModal({ project, open, onClose }: { project: Project 
     );
   }, [open, project, form]);
 
-  const save = useMutation({
-    mutationFn: (input: ProjectInput) => (project ? projectApi.update(project.id, input) : projectApi.create(input)),
-    onSuccess: () => {
-      message.success(t('project.saved'));
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
-      onClose();
-    },
-    onError: (error) => message.error(errorMessage(error)),
+  const save = useChange((input: ProjectInput) => (project ? projectApi.update(project.id, input) : projectApi.create(input)), {
+    success: t('project.saved'),
+    invalidate: ['projects'],
+    onDone: onClose,
   });
 
   const submit = async () => {

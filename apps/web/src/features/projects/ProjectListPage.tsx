@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Card, Input, message, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_STATUSES, type NetworkType } from '@console/contract';
-import { errorMessage } from '../../api/http.ts';
 import { projectApi, type Project } from '../../api/projects.ts';
 import { Authorized } from '../../components/Authorized.tsx';
+import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { formatLength } from '../../utils/format.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
@@ -39,16 +39,8 @@ export default function ProjectListPage() {
   const [keyword, setKeyword] = useState('');
   const [status, setStatus] = useState<string | undefined>();
   const [editing, setEditing] = useState<Project | null | undefined>(undefined);
-  const queryClient = useQueryClient();
   const projects = useQuery({ queryKey: ['projects', enterpriseID, keyword, status], queryFn: () => projectApi.list({ keyword: keyword || undefined, status }) });
-  const remove = useMutation({
-    mutationFn: (id: number) => projectApi.remove(id),
-    onSuccess: () => {
-      message.success(t('project.deleted'));
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
-    },
-    onError: (error) => message.error(errorMessage(error)),
-  });
+  const remove = useChange((id: number) => projectApi.remove(id), { success: t('project.deleted'), invalidate: ['projects'] });
 
   const open = (project: Project) => {
     useSession.getState().setProject(project.id);
