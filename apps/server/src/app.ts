@@ -17,6 +17,7 @@ import { envelope } from './http/envelope.ts';
 import { AppError } from './http/errors.ts';
 import { describeIssues } from './http/validation.ts';
 import { accessHook } from './http/access.ts';
+import { registerUploads } from './http/uploads.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { smsRoutes } from './modules/sms/routes.ts';
@@ -26,6 +27,9 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
+import { JobRunner } from './modules/imports/runner.ts';
+import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
+import { leakRoutes } from './modules/leaks/routes.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
@@ -45,6 +49,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
   });
   app.decorate('db', database.db);
+  // Imports run in the background; closing the server stops them (they end as failed, writing nothing).
+  const importRunner = new JobRunner();
+  app.decorate('imports', importRunner);
+  app.addHook('onClose', () => importRunner.close());
   app.decorateRequest('language', 'en-US');
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
@@ -64,7 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: config.bodyLimit, fields: 200 },
+    onFile: registerUploads(app, config.dataDir, config.uploadLimit),
+    limits: { fileSize: config.uploadLimit, fields: 200 },
   });
   await app.register(swagger, {
     openapi: {
@@ -108,9 +117,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error.statusCode === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
       return reply.code(413).send(envelope(false, 413, translate('error.tooLarge', lang), null));
     }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // A multipart body cut short or without its boundary is the sender's fault, as a bad JSON body is.
+    const badMultipart = !error.statusCode && request.isMultipart() && /multipart|boundary/i.test(error.message);
+    if (badMultipart || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
       // Malformed JSON, unsupported media type and the like: the body could not be read.
-      return reply.code(error.statusCode).send(envelope(false, error.statusCode, translate('error.badBody', lang), null));
+      const status = error.statusCode ?? 400;
+      return reply.code(status).send(envelope(false, status, translate('error.badBody', lang), null));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(envelope(false, 500, translate('error.internal', lang), null));
@@ -124,10 +136,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
-      await api.register(pipelineRoutes, { prefix: '/pipelines' });
+      const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit };
+      await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner });
+      await api.register(acquisitionRoutes, { prefix: '/acquisitions' });
+      await api.register(leakRoutes, { prefix: '/leaks', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
-        ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION }),
+        ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION, uploadLimitMb: Math.round(config.uploadLimit / 1024 / 1024) }),
       }));
     },
     { prefix: '/api' },

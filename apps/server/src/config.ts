@@ -11,8 +11,12 @@ export interface Config {
   webDist: string;
   /** ICP filing number shown in the console footer. */
   icpNumber: string;
-  /** Body size limit in bytes. */
+  /** Body size limit in bytes (JSON and form bodies). */
   bodyLimit: number;
+  /** Size limit of one uploaded file in bytes (imports). */
+  uploadLimit: number;
+  /** Size limit of one photo in bytes. */
+  photoLimit: number;
   logLevel: string;
   /** Trust X-Forwarded-For from a load balancer (TRUST_PROXY=true), for the sign-in lockout by address. */
   trustProxy: boolean;
@@ -33,8 +37,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR ?? resolve(ROOT, 'data')),
     webDist: resolve(env.WEB_DIST ?? resolve(ROOT, 'apps/web/dist')),
     icpNumber: env.ICP_NUMBER ?? '京ICP备00000000号',
-    bodyLimit: Number(env.BODY_LIMIT_MB ?? 200) * 1024 * 1024,
+    bodyLimit: megabytes(env, 'BODY_LIMIT_MB', 20),
+    uploadLimit: megabytes(env, 'UPLOAD_LIMIT_MB', 200),
+    photoLimit: megabytes(env, 'PHOTO_LIMIT_MB', 10),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
   };
+}
+
+function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!(value > 0)) throw new Error(`${name}: must be a positive number of megabytes: ${env[name]}`);
+  return Math.round(value * 1024 * 1024);
 }

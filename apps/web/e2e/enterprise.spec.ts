@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { creditCodeCheckChar } from '@console/contract';
 import { api, apiLogin, enterpriseIds, signIn, smsCode } from './helpers.ts';
 import { E2E_BASE_URL } from './server.ts';
 
@@ -108,5 +109,77 @@ test.describe('members page', () => {
     await page.getByTestId('remove-fieldcrew').click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
     await expect(members).not.toContainText('fieldcrew');
+  });
+});
+
+test.describe('adding members', () => {
+  test('an admin adds a registered user by phone number with a role; they can sign in to the enterprise', async ({ page }) => {
+    await newAccount('invitee', '13500000021');
+    await signIn(page, 'admin');
+    await page.goto('/enterprise/users');
+    await page.getByTestId('member-invite').click();
+    await page.getByTestId('invite-account').fill('13599999999');
+    await page.locator('.ant-modal').getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.locator('.ant-message')).toContainText('account: no user has this username or phone number');
+    await page.getByTestId('invite-account').fill('13500000021');
+    await page.getByTestId('invite-role').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().getByText('Viewer', { exact: true }).click();
+    await page.waitForTimeout(1100);
+    await page.locator('.ant-modal').getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.locator('.ant-message')).toContainText('吴刚 joined the enterprise');
+    await expect(page.getByTestId('members-table')).toContainText('invitee');
+    await expect(page.getByTestId('role-invitee')).toContainText('Viewer');
+
+    await page.evaluate(() => localStorage.clear());
+    await signIn(page, 'invitee');
+    await expect(page).toHaveURL(/\/project\/list$/);
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/杭州滨江水务有限公司/);
+  });
+});
+
+test.describe('enterprise review', () => {
+  /** A new account that registers an enterprise through the API; returns the enterprise name. */
+  async function registeredEnterprise(username: string, phone: string, name: string, code: string) {
+    await newAccount(username, phone);
+    const token = await apiLogin(username);
+    const result = await api(token, 'POST', '/enterprise/register', {
+      enterpriseName: name,
+      creditCode: code + creditCodeCheckChar(code),
+      contact: '赵磊',
+      contactPhone: phone,
+      address: '杭州市滨江区网商路 1 号',
+    });
+    expect(result.success).toBe(true);
+  }
+
+  test('the platform administrator verifies one registered enterprise and rejects another with a reason', async ({ page }) => {
+    await registeredEnterprise('coolco', '13500000031', '滨江冷链管道有限公司', '91330108MA2C00001');
+    await registeredEnterprise('fakeco', '13500000032', '某某空壳公司', '91330108MA2C00002');
+    await signIn(page, 'platform');
+    await expect(page).toHaveURL(/\/exception\/noEnterprise$/);
+    await page.getByTestId('to-review').click();
+    const table = page.getByTestId('review-table');
+    await expect(table).toContainText('滨江冷链管道有限公司');
+    await expect(table).toContainText('coolco');
+
+    const cool = table.locator('tr', { hasText: '滨江冷链管道有限公司' });
+    await cool.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Decision saved');
+    await expect(table).not.toContainText('滨江冷链管道有限公司');
+
+    await table.locator('tr', { hasText: '某某空壳公司' }).getByRole('button', { name: 'Reject' }).click();
+    await page.getByTestId('reject-reason').fill('营业执照信息不符');
+    await page.locator('.ant-modal').getByRole('button', { name: 'Reject' }).click();
+    await expect(table).not.toContainText('某某空壳公司');
+    await page.getByTestId('review-status').getByText('Rejected').click();
+    await expect(table).toContainText('营业执照信息不符');
+
+    // The verified one is usable at once by its registrant; others cannot open the review screen.
+    await page.evaluate(() => localStorage.clear());
+    await signIn(page, 'coolco');
+    await expect(page.getByTestId('enterprise-header')).toHaveText(/滨江冷链管道有限公司/);
+    await page.goto('/system/enterpriseReview');
+    await expect(page.getByText('Only a platform administrator reviews registered enterprises.')).toBeVisible();
   });
 });

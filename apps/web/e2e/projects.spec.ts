@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers.ts';
+import { api, apiLogin, enterpriseIds, signIn } from './helpers.ts';
 
 test.describe('projects', () => {
   test('the landing page lists the projects with pipe length by network type', async ({ page }) => {
@@ -26,6 +26,7 @@ test.describe('projects', () => {
     await page.getByTestId('project-name').fill('长河街道供水漏损普查');
     await page.getByTestId('project-code').fill('CH-2026');
     await page.getByTestId('project-city').fill('杭州市');
+    await page.getByTestId('project-area-mode').getByText('Rectangle').click();
     await page.getByTestId('project-minLon').fill('120.15');
     await page.getByTestId('project-minLat').fill('30.16');
     await page.getByTestId('project-maxLon').fill('120.14');
@@ -56,5 +57,39 @@ test.describe('projects', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
     await expect(page.locator('.ant-message')).toContainText('Project deleted');
     await expect(list).not.toContainText('CH-2026');
+  });
+
+  test('an admin draws the project area on the map, corner by corner', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.getByTestId('project-new').click();
+    const modal = page.locator('.ant-modal');
+    await page.getByTestId('project-name').fill('江南大道北侧管网普查');
+    await page.getByTestId('project-code').fill('DRAW-2026');
+    await page.getByTestId('project-city').fill('杭州市');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(modal).toContainText('Draw the area on the map');
+
+    const map = page.getByTestId('project-draw-map');
+    await map.scrollIntoViewIfNeeded();
+    await expect(map.locator('canvas').first()).toBeVisible();
+    const box = (await map.boundingBox())!;
+    const at = (dx: number, dy: number) => [box.x + box.width / 2 + dx, box.y + box.height / 2 + dy] as const;
+    for (const [dx, dy] of [[-120, -80], [120, -80], [120, 80]]) {
+      await page.mouse.click(...at(dx, dy));
+      await page.waitForTimeout(150);
+    }
+    await page.mouse.dblclick(...at(-120, 80));
+    await expect(modal).toContainText('Drag a corner to adjust the area.');
+    await page.waitForTimeout(1100);
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Project saved');
+
+    const token = await apiLogin('admin');
+    const [water] = await enterpriseIds('admin');
+    const projects = (await api<{ code: string; area: { type: string; coordinates: number[][][] }; pipeLengthM: Record<string, number> }[]>(token, 'GET', '/projects', undefined, water.id)).result;
+    const drawn = projects.find((p) => p.code === 'DRAW-2026')!;
+    expect(drawn.area.type).toBe('Polygon');
+    expect(drawn.area.coordinates[0]).toHaveLength(5); // four corners, closed
+    expect(drawn.pipeLengthM.water).toBeGreaterThan(0); // drawn over the demo city
   });
 });

@@ -30,6 +30,8 @@ export const enterpriseSearchQuery = z.object({ name: z.string().trim().max(100)
 export const applyJoinBody = z.object({ enterpriseId: id, message: optionalText(500) });
 
 export const roleBody = z.object({ role: z.enum(ROLES) });
+/** An administrator adds a registered user by username or phone number. */
+export const inviteBody = z.object({ account: z.string().trim().min(1, { message: 'field.required' }).max(50), role: z.enum(ROLES).default('member') });
 export const approveBody = optionalBody(z.object({ role: z.enum(ROLES).default('member') }));
 export const idParams = z.object({ id });
 export const userIdParams = z.object({ userId: id });

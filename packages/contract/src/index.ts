@@ -7,3 +7,5 @@ export * from './enterprises.ts';
 export * from './geo.ts';
 export * from './projects.ts';
 export * from './pipelines.ts';
+export * from './imports.ts';
+export * from './leaks.ts';

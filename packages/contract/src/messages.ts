@@ -128,6 +128,82 @@ export const MESSAGES = {
   'mapSettings.saved': { 'en-US': 'Map settings saved', 'zh-CN': '地图设置已保存' },
   'field.tile': { 'en-US': 'z/x/y: no such tile in this grid', 'zh-CN': 'z/x/y：该切片方案中没有此切片' },
   'field.srid': { 'en-US': 'must be 4326 or 3857', 'zh-CN': '只能是 4326 或 3857' },
+  'member.noAccount': { 'en-US': 'account: no user has this username or phone number', 'zh-CN': 'account：没有使用该用户名或手机号的用户' },
+  'member.already': { 'en-US': 'account: {name} is already a member of this enterprise', 'zh-CN': 'account：{name} 已是本企业成员' },
+  'member.added': { 'en-US': '{name} joined the enterprise', 'zh-CN': '{name} 已加入本企业' },
+  'field.dateTime': { 'en-US': 'must be a date and time like 2026-01-31T08:30:00Z', 'zh-CN': '须为日期时间，如 2026-01-31T08:30:00Z' },
+  'notFound.acquisition': { 'en-US': 'Acquisition not found in this enterprise', 'zh-CN': '本企业中没有该影像' },
+  'notFound.poi': { 'en-US': 'POI not found in this enterprise', 'zh-CN': '本企业中没有该兴趣点' },
+  'notFound.delivery': { 'en-US': 'Delivery not found in this enterprise', 'zh-CN': '本企业中没有该批次' },
+  'conflict.productId': { 'en-US': 'productId: this enterprise already has an acquisition with this product id', 'zh-CN': 'productId：本企业已有相同产品编号的影像' },
+  'poi.transition': {
+    'en-US': 'POI {poiNo} is {status}: it cannot be {action} now',
+    'zh-CN': '兴趣点 {poiNo} 当前为“{status}”，不能执行“{action}”',
+  },
+  'poi.assigneeNotMember': { 'en-US': 'assigneeId: not an active member of this enterprise', 'zh-CN': 'assigneeId：不是本企业的有效成员' },
+  'poi.geometryType': { 'en-US': 'is a {type} where a point or polygon belongs', 'zh-CN': '是 {type}，此处需要点或多边形' },
+  'import.numberRange': { 'en-US': 'must be a number from {min} to {max}', 'zh-CN': '须为 {min} 到 {max} 之间的数字' },
+  'import.priorityValue': { 'en-US': '"{value}" is not a priority (high, medium, low)', 'zh-CN': '“{value}”不是优先级（高、中、低）' },
+  'import.duplicatePoi': { 'en-US': 'POI {poiNo} is in the file more than once', 'zh-CN': '兴趣点 {poiNo} 在文件中重复出现' },
+  'notFound.photo': { 'en-US': 'Photo not found in this enterprise', 'zh-CN': '本企业中没有该照片' },
+  'photo.tooLarge': { 'en-US': 'file: a photo may be at most {mb} MB', 'zh-CN': 'file：照片不能超过 {mb} MB' },
+  'photo.type': { 'en-US': 'file: a photo must be a JPEG, PNG, WebP or HEIC image', 'zh-CN': 'file：照片须为 JPEG、PNG、WebP 或 HEIC 图片' },
+  'poi.done': { 'en-US': 'Saved', 'zh-CN': '已保存' },
+  'notFound.import': { 'en-US': 'Import not found in this enterprise', 'zh-CN': '本企业中没有该导入任务' },
+  'upload.tooLarge': { 'en-US': 'file: larger than the upload limit of {mb} MB', 'zh-CN': 'file：超过上传上限 {mb} MB' },
+  'import.format': {
+    'en-US': 'file: {name} is not a GeoJSON, zipped Shapefile, KML/KMZ or CSV file',
+    'zh-CN': 'file：{name} 不是 GeoJSON、Shapefile 压缩包、KML/KMZ 或 CSV 文件',
+  },
+  'import.badZip': { 'en-US': 'file: not a valid zip archive (damaged or cut short?)', 'zh-CN': 'file：不是有效的 zip 压缩包（文件损坏或不完整？）' },
+  'import.zipTooLarge': { 'en-US': 'file: the zip unpacks to more than {mb} MB', 'zh-CN': 'file：压缩包解压后超过 {mb} MB' },
+  'import.noLayer': {
+    'en-US': 'file: the zip holds no Shapefile (.shp), KML, GeoJSON or CSV',
+    'zh-CN': 'file：压缩包中没有 Shapefile（.shp）、KML、GeoJSON 或 CSV 文件',
+  },
+  'import.severalLayers': {
+    'en-US': 'file: the zip holds several layers ({names}); put one layer in each zip',
+    'zh-CN': 'file：压缩包中有多个图层（{names}），每个压缩包只放一个图层',
+  },
+  'import.shpWithoutDbf': { 'en-US': 'file: {name}.shp has no .dbf beside it', 'zh-CN': 'file：{name}.shp 缺少同名 .dbf 文件' },
+  'import.unreadable': { 'en-US': 'file: cannot be read as {format}: {detail}', 'zh-CN': 'file：无法按 {format} 读取：{detail}' },
+  'import.noFeatures': { 'en-US': 'file: holds no features', 'zh-CN': 'file：文件中没有要素' },
+  'import.noGeometryColumn': {
+    'en-US': 'file: the CSV has neither a WKT geometry column (WKT, geometry, geom, shape) nor longitude/latitude columns',
+    'zh-CN': 'file：CSV 中既没有 WKT 几何列（WKT、geometry、geom、shape），也没有经度/纬度列',
+  },
+  'import.srid': { 'en-US': 'not a coordinate system we can read (EPSG code)', 'zh-CN': '不支持该坐标系（EPSG 代码）' },
+  'import.unknownCrs': {
+    'en-US': 'the file does not say its coordinate system (no .prj): choose one in the mapping step',
+    'zh-CN': '文件未说明坐标系（缺少 .prj）：请在字段匹配步骤中选择坐标系',
+  },
+  'import.crsUnreadable': {
+    'en-US': 'the coordinate system of the file cannot be read ({name}): choose one in the mapping step',
+    'zh-CN': '无法识别文件的坐标系（{name}）：请在字段匹配步骤中选择坐标系',
+  },
+  'import.geometryMissing': { 'en-US': 'has no geometry', 'zh-CN': '没有几何图形' },
+  'import.geometryType': {
+    'en-US': 'is a {type} where a line (LineString or MultiLineString) belongs',
+    'zh-CN': '是 {type}，此处需要线（LineString 或 MultiLineString）',
+  },
+  'import.wkt': { 'en-US': 'is not valid WKT', 'zh-CN': '不是有效的 WKT' },
+  'import.coordinates': { 'en-US': 'holds a coordinate that is not a number', 'zh-CN': '含有不是数字的坐标' },
+  'import.networkTypeValue': {
+    'en-US': '"{value}" is not a network type (water, gas, drainage, heat, power, telecom)',
+    'zh-CN': '“{value}”不是管网类型（给水、燃气、排水、热力、电力、通信）',
+  },
+  'import.duplicateInFile': { 'en-US': 'pipe id {pipeId} is in the file more than once', 'zh-CN': '管段编号 {pipeId} 在文件中重复出现' },
+  'import.exists': {
+    'en-US': 'pipe id {pipeId} is already in the network (choose "add or update" to update it)',
+    'zh-CN': '管段编号 {pipeId} 已在管网中（选择“新增或更新”可更新它）',
+  },
+  'import.mappingField': { 'en-US': 'mapping.{target}: the file has no field "{name}"', 'zh-CN': 'mapping.{target}：文件中没有字段“{name}”' },
+  'import.mappingPipeId': { 'en-US': 'mapping.pipeId: choose the field that holds the pipe id', 'zh-CN': 'mapping.pipeId：请选择存放管段编号的字段' },
+  'import.notAnalysed': { 'en-US': 'This import has already been started', 'zh-CN': '该导入任务已开始' },
+  'import.busy': { 'en-US': 'Another import of this enterprise is running; wait for it to finish', 'zh-CN': '本企业另一个导入任务正在进行，请等待其完成' },
+  'import.started': { 'en-US': 'Import started', 'zh-CN': '导入已开始' },
+  'import.interrupted': { 'en-US': 'the import was interrupted (server stopped); nothing was written', 'zh-CN': '导入被中断（服务器停止），未写入任何数据' },
+  'import.internal': { 'en-US': 'the import failed unexpectedly; nothing was written', 'zh-CN': '导入意外失败，未写入任何数据' },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;
@@ -136,7 +212,14 @@ export function isMessageKey(key: string): key is MessageKey {
   return Object.prototype.hasOwnProperty.call(MESSAGES, key);
 }
 
+/** A message parameter: the same in every language, or worded per language (a status name, say). */
+export type MessageParam = string | number | Record<Language, string>;
+
 /** The message in `lang`, with {name} placeholders filled from `params`. */
-export function translate(key: MessageKey, lang: Language, params: Record<string, string | number> = {}): string {
-  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+export function translate(key: MessageKey, lang: Language, params: Record<string, MessageParam> = {}): string {
+  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) return `{${name}}`;
+    return typeof value === 'object' ? value[lang] : String(value);
+  });
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -12,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -158,6 +160,13 @@ export type StoredGeometry =
   | { type: 'Polygon'; coordinates: number[][][] }
   | { type: 'MultiPolygon'; coordinates: number[][][][] };
 
+/**
+ * The bounding box columns as a PostgreSQL box: GiST-indexed (core PostgreSQL, no PostGIS), so a
+ * map window finds its rows among millions without scanning. Queries must use this same expression.
+ */
+export const bboxBox = (t: { minx: AnyPgColumn; miny: AnyPgColumn; maxx: AnyPgColumn; maxy: AnyPgColumn }) =>
+  sql`box(point(${t.minx}, ${t.miny}), point(${t.maxx}, ${t.maxy}))`;
+
 /** Bounding box columns beside every geometry, indexed for window queries on both databases. */
 const bbox = () => ({
   minx: doublePrecision('minx').notNull(),
@@ -192,6 +201,22 @@ export const projects = pgTable(
   (t) => [uniqueIndex('projects_enterprise_code_idx').on(t.enterpriseId, t.code), index('projects_enterprise_idx').on(t.enterpriseId)],
 );
 
+/** The attributes of a pipe segment, shared by the network and the import staging table. */
+const pipeAttributes = () => ({
+  /** The utility's own id of the segment. */
+  pipeId: text('pipe_id').notNull(),
+  networkType: text('network_type', { enum: ['water', 'gas', 'drainage', 'heat', 'power', 'telecom'] }).notNull(),
+  material: text('material'),
+  diameterMm: integer('diameter_mm'),
+  pressureClass: text('pressure_class'),
+  installYear: integer('install_year'),
+  depthM: doublePrecision('depth_m'),
+  owner: text('owner'),
+  geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
+  lengthM: doublePrecision('length_m').notNull(),
+  ...bbox(),
+});
+
 /** One pipe segment of an enterprise's network. */
 export const pipes = pgTable(
   'pipes',
@@ -200,26 +225,228 @@ export const pipes = pgTable(
     enterpriseId: integer('enterprise_id')
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
-    /** The utility's own id of the segment. */
-    pipeId: text('pipe_id').notNull(),
-    networkType: text('network_type', { enum: ['water', 'gas', 'drainage', 'heat', 'power', 'telecom'] }).notNull(),
-    material: text('material'),
-    diameterMm: integer('diameter_mm'),
-    pressureClass: text('pressure_class'),
-    installYear: integer('install_year'),
-    depthM: doublePrecision('depth_m'),
-    owner: text('owner'),
-    geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
-    lengthM: doublePrecision('length_m').notNull(),
-    ...bbox(),
+    ...pipeAttributes(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('pipes_enterprise_pipe_id_idx').on(t.enterpriseId, t.pipeId),
-    index('pipes_enterprise_bbox_idx').on(t.enterpriseId, t.minx, t.miny),
+    index('pipes_box_idx').using('gist', bboxBox(t)),
     index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType),
   ],
+);
+
+/**
+ * An import of a file into an enterprise's data, run as a job: the file is analysed, the user maps
+ * its fields, then every feature is checked and staged, and the staged rows go in together or not
+ * at all. Progress lives here so any server (and a reloaded page) can follow it.
+ */
+export const importJobs = pgTable(
+  'import_jobs',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    /** What is imported: pipes (later kinds: POI deliveries, acquisitions). */
+    kind: text('kind', { enum: ['pipes', 'pois'] }).notNull(),
+    status: text('status', { enum: ['analysed', 'validating', 'writing', 'succeeded', 'failed'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    /** Folder under DATA_DIR holding the upload (removed when the job ends). */
+    workDir: text('work_dir').notNull(),
+    format: text('format', { enum: ['geojson', 'shapefile', 'kml', 'csv'] }).notNull(),
+    detectedSrid: integer('detected_srid'),
+    detectedCrs: text('detected_crs'),
+    crsDefinition: text('crs_definition'),
+    fields: jsonb('fields').$type<{ name: string; samples: string[] }[]>().notNull(),
+    geometryTypes: jsonb('geometry_types').$type<string[]>().notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>(),
+    progress: doublePrecision('progress').notNull().default(0),
+    rowsRead: integer('rows_read').notNull().default(0),
+    rowsWritten: integer('rows_written').notNull().default(0),
+    problemCount: integer('problem_count').notNull().default(0),
+    problems: jsonb('problems').$type<ImportProblemRecord[]>().notNull().default([]),
+    result: jsonb('result').$type<ImportResult>(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    /** Touched while the job runs: a running job not touched for long was cut off by a stopped server. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('import_jobs_enterprise_idx').on(t.enterpriseId, t.createdAt)],
+);
+
+/** What a finished import did; extent: [minLon, minLat, maxLon, maxLat] of what it wrote. */
+export interface ImportResult {
+  inserted: number;
+  updated: number;
+  deleted: number;
+  extent: [number, number, number, number] | null;
+  /** The delivery a POI import made. */
+  deliveryId?: number;
+}
+
+export interface ImportProblemRecord {
+  row: number | null;
+  featureId: string | null;
+  field: string | null;
+  reason: { 'zh-CN': string; 'en-US': string };
+}
+
+/** Checked rows of a running pipe import, moved into pipes in one statement when all are good. */
+export const pipeImportRows = pgTable(
+  'pipe_import_rows',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    row: integer('row').notNull(),
+    ...pipeAttributes(),
+  },
+  (t) => [index('pipe_import_rows_job_pipe_idx').on(t.jobId, t.pipeId)],
+);
+
+/** A satellite radar scene over the enterprise's area, and how far its processing got. */
+export const acquisitions = pgTable(
+  'acquisitions',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    satellite: text('satellite').notNull(),
+    productId: text('product_id').notNull(),
+    acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull(),
+    orbitDirection: text('orbit_direction', { enum: ['ascending', 'descending'] }).notNull(),
+    mode: text('mode').notNull(),
+    polarisation: text('polarisation').notNull(),
+    footprint: jsonb('footprint').$type<StoredGeometry>().notNull(),
+    ...bbox(),
+    status: text('status', { enum: ['planned', 'acquired', 'processing', 'delivered', 'failed'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('acquisitions_enterprise_product_idx').on(t.enterpriseId, t.productId), index('acquisitions_enterprise_time_idx').on(t.enterpriseId, t.acquiredAt)],
+);
+
+/** The POIs made from one acquisition for one project, imported together. */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    acquisitionId: integer('acquisition_id').references(() => acquisitions.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    fileName: text('file_name'),
+    poiCount: integer('poi_count').notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('deliveries_project_idx').on(t.enterpriseId, t.projectId)],
+);
+
+/** Pipe length inside a POI by network type, with the count and the first pipe ids. */
+export interface PoiPipes {
+  lengthM: Record<string, number>;
+  count: number;
+  pipeIds: string[];
+}
+
+/** What the crew found at a POI. */
+export interface PoiFinding {
+  leakType?: string;
+  surfacing?: boolean;
+  pipeMaterial?: string;
+  pipeDiameterMm?: number;
+  flowM3h?: number;
+  depthM?: number;
+  notes?: string;
+}
+
+/** A Point of Interest: where a leak is likely (a circle of about 100 m), and the field work on it. */
+export const pois = pgTable(
+  'pois',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    poiNo: text('poi_no').notNull(),
+    geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
+    centerLon: doublePrecision('center_lon').notNull(),
+    centerLat: doublePrecision('center_lat').notNull(),
+    radiusM: doublePrecision('radius_m'),
+    ...bbox(),
+    priority: text('priority', { enum: ['high', 'medium', 'low'] }).notNull().default('medium'),
+    estimatedLeakM3h: doublePrecision('estimated_leak_m3h'),
+    pipes: jsonb('pipes').$type<PoiPipes>().notNull(),
+    status: text('status', { enum: ['new', 'assigned', 'investigating', 'leakFound', 'noLeak', 'repaired'] }).notNull().default('new'),
+    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    dueDate: date('due_date', { mode: 'string' }),
+    finding: jsonb('finding').$type<PoiFinding>(),
+    investigatedAt: timestamp('investigated_at', { withTimezone: true }),
+    foundAt: timestamp('found_at', { withTimezone: true }),
+    repairedAt: timestamp('repaired_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('pois_delivery_no_idx').on(t.deliveryId, t.poiNo),
+    index('pois_project_status_idx').on(t.enterpriseId, t.projectId, t.status),
+    index('pois_box_idx').using('gist', bboxBox(t)),
+  ],
+);
+
+/** Every change to a POI: who, when, what (the POI's history). */
+export const poiEvents = pgTable(
+  'poi_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    poiId: bigint('poi_id', { mode: 'number' })
+      .notNull()
+      .references(() => pois.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action', { enum: ['imported', 'assign', 'start', 'finding', 'repair', 'reopen', 'photo'] }).notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('poi_events_poi_idx').on(t.poiId, t.at)],
+);
+
+/** A photo a crew took at a POI; the file lives under DATA_DIR/photos. */
+export const poiPhotos = pgTable(
+  'poi_photos',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    poiId: bigint('poi_id', { mode: 'number' })
+      .notNull()
+      .references(() => pois.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    mimetype: text('mimetype').notNull(),
+    size: integer('size').notNull(),
+    /** Relative to DATA_DIR. */
+    path: text('path').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('poi_photos_poi_idx').on(t.poiId)],
 );
 
 /** Streets, water and parks of the built-in basemap (the demo city), served as vector tiles. */

@@ -5,6 +5,7 @@ import { basemapFeatures, enterprises, mapSettings, memberships, pipes, projects
 import { hashPassword } from '../modules/auth/crypto.ts';
 import { bboxColumns, bboxOf, lengthM } from '../geo/geometry.ts';
 import { generateCity, type DemoProjectArea } from './city.ts';
+import { seedLeakSurvey } from './leaks.ts';
 
 /** Every demo account signs in with this password. */
 export const DEMO_PASSWORD = 'Demo123456';
@@ -90,6 +91,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   const city = generateCity({ pipes: options.cityPipes ?? 20_000 });
   await db.transaction(async (tx) => {
     const enterpriseIds: Record<string, number> = {};
+    const userIds: Record<string, number> = {};
     for (const [key, e] of Object.entries(DEMO_ENTERPRISES)) {
       const [row] = await tx
         .insert(enterprises)
@@ -116,6 +118,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
           isPlatformAdmin: 'isPlatformAdmin' in u ? u.isPlatformAdmin : false,
         })
         .returning({ id: users.id });
+      userIds[u.username] = user.id;
       for (const [key, role] of Object.entries(u.roles)) {
         await tx.insert(memberships).values({ enterpriseId: enterpriseIds[key], userId: user.id, role, status: 'active' });
       }
@@ -153,9 +156,10 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
       });
     }
 
+    const projectIds: Partial<Record<DemoProjectArea['key'], number>> = {};
     for (const area of city.projectAreas) {
       const p = DEMO_PROJECTS[area.key];
-      await tx.insert(projects).values({
+      const [project] = await tx.insert(projects).values({
         enterpriseId: enterpriseIds[p.enterprise],
         name: p.name,
         code: p.code,
@@ -168,8 +172,21 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
         endDate: p.endDate,
         status: p.status,
         description: p.description,
-      });
+      }).returning({ id: projects.id });
+      projectIds[area.key] = project.id;
     }
+
+    // A year of satellite leak survey on the water utility's leak project.
+    const leakArea = city.projectAreas.find((a) => a.key === 'binjiangLeak')!;
+    const [w, s, e, n] = city.extent;
+    await seedLeakSurvey(tx, {
+      enterpriseId: enterpriseIds.water,
+      projectId: projectIds.binjiangLeak!,
+      area: leakArea.area,
+      cityArea: { type: 'Polygon', coordinates: [[[w - 0.05, s - 0.05], [e + 0.05, s - 0.05], [e + 0.05, n + 0.05], [w - 0.05, n + 0.05], [w - 0.05, s - 0.05]]] },
+      pipes: rows.filter((r) => r.enterpriseId === enterpriseIds.water),
+      crew: [userIds.member, userIds.both],
+    });
   });
 }
 

@@ -86,3 +86,70 @@ export function midpointOf(geometry: LineGeometry): number[] {
 }
 
 export const bboxIntersects = (a: BBox, b: BBox) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
+
+const M_PER_DEG_LAT = 111_320;
+
+/** A circle of `radiusM` metres around [lon, lat] as a 64-sided polygon (how a POI is drawn and stored). */
+export function circlePolygon(center: number[], radiusM: number, sides = 64): AreaGeometry {
+  const mPerDegLon = M_PER_DEG_LAT * Math.cos((center[1] * Math.PI) / 180);
+  const ring: number[][] = [];
+  for (let i = 0; i < sides; i++) {
+    const a = (2 * Math.PI * i) / sides;
+    ring.push([round7(center[0] + (Math.cos(a) * radiusM) / mPerDegLon), round7(center[1] + (Math.sin(a) * radiusM) / M_PER_DEG_LAT)]);
+  }
+  ring.push(ring[0]);
+  return { type: 'Polygon', coordinates: [ring] };
+}
+
+const round7 = (v: number) => Math.round(v * 1e7) / 1e7;
+
+/** Where segment p-q crosses segment a-b, as a fraction along p-q, or null. */
+function crossing(p: number[], q: number[], a: number[], b: number[]): number | null {
+  const rx = q[0] - p[0], ry = q[1] - p[1], sx = b[0] - a[0], sy = b[1] - a[1];
+  const denominator = rx * sy - ry * sx;
+  if (denominator === 0) return null;
+  const t = ((a[0] - p[0]) * sy - (a[1] - p[1]) * sx) / denominator;
+  const u = ((a[0] - p[0]) * ry - (a[1] - p[1]) * rx) / denominator;
+  return t > 0 && t < 1 && u >= 0 && u <= 1 ? t : null;
+}
+
+/**
+ * Metres of a line that lie inside an area: each segment is cut where it crosses the area's
+ * rings, and the pieces whose middle is inside count. (What a crew walks inside a POI.)
+ */
+export function lengthInside(geometry: LineGeometry, area: AreaGeometry): number {
+  const rings = (area.type === 'Polygon' ? [area.coordinates] : area.coordinates).flat();
+  let total = 0;
+  for (const line of linesOf(geometry)) {
+    for (let i = 1; i < line.length; i++) {
+      const p = line[i - 1], q = line[i];
+      const cuts = [0, 1];
+      for (const ring of rings) for (let j = 1; j < ring.length; j++) {
+        const t = crossing(p, q, ring[j - 1], ring[j]);
+        if (t !== null) cuts.push(t);
+      }
+      cuts.sort((x, y) => x - y);
+      const step = distanceM(p, q);
+      for (let k = 1; k < cuts.length; k++) {
+        const mid = (cuts[k - 1] + cuts[k]) / 2;
+        if (pointInArea([p[0] + mid * (q[0] - p[0]), p[1] + mid * (q[1] - p[1])], area)) total += (cuts[k] - cuts[k - 1]) * step;
+      }
+    }
+  }
+  return total;
+}
+
+function ringsOf(area: AreaGeometry): number[][][] {
+  return (area.type === 'Polygon' ? [area.coordinates] : area.coordinates).flat();
+}
+
+/** Do two areas overlap (an edge crosses, or one holds a corner of the other)? */
+export function areasIntersect(a: AreaGeometry, b: AreaGeometry): boolean {
+  if (!bboxIntersects(bboxOf(a), bboxOf(b))) return false;
+  const ra = ringsOf(a), rb = ringsOf(b);
+  if (ra.some((ring) => pointInArea(ring[0], b)) || rb.some((ring) => pointInArea(ring[0], a))) return true;
+  for (const r of ra) for (let i = 1; i < r.length; i++) for (const s of rb) for (let j = 1; j < s.length; j++) {
+    if (crossing(r[i - 1], r[i], s[j - 1], s[j]) !== null) return true;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 import type { Action, Language, PermissionId, Role } from '@console/contract';
 import type { Db } from '../db/client.ts';
+import type { JobRunner } from '../modules/imports/runner.ts';
 
 /** Who may call a route; checked by the access hook before the handler runs. */
 export type Access =
@@ -30,6 +31,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     db: Db;
+    /** Import jobs running on this server. */
+    imports: JobRunner;
   }
   interface FastifyContextConfig {
     access?: Access;

@@ -1,4 +1,4 @@
-import type { MessageKey } from '@console/contract';
+import type { MessageKey, MessageParam } from '@console/contract';
 
 /**
  * An error meant for the caller: HTTP status, a message key translated into the request's
@@ -8,17 +8,17 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly messageKey: MessageKey,
-    readonly params: Record<string, string | number> = {},
+    readonly params: Record<string, MessageParam> = {},
     readonly result: unknown = null,
   ) {
     super(messageKey);
   }
 }
 
-export const badRequest = (key: MessageKey, params?: Record<string, string | number>) => new AppError(400, key, params);
+export const badRequest = (key: MessageKey, params?: Record<string, MessageParam>) => new AppError(400, key, params);
 export const unauthorized = () => new AppError(401, 'auth.unauthorized', {}, { isLogin: false });
 export const forbidden = (key: MessageKey = 'auth.forbidden') => new AppError(403, key);
 export const notFound = (key: MessageKey) => new AppError(404, key);
 export const conflict = (key: MessageKey) => new AppError(409, key);
-export const tooMany = (key: MessageKey, params: Record<string, string | number>, retryAfterSeconds: number) =>
+export const tooMany = (key: MessageKey, params: Record<string, MessageParam>, retryAfterSeconds: number) =>
   new AppError(429, key, params, { retryAfterSeconds });

@@ -21,7 +21,7 @@ export function describeIssues(issues: readonly Issue[], lang: Language): string
     .join('; ');
 }
 
-function describeIssue(issue: Issue, lang: Language): string {
+export function describeIssue(issue: Issue, lang: Language): string {
   if (isMessageKey(issue.message)) return translate(issue.message, lang);
   if (issue.code === 'invalid_type' && issue.input === undefined) return translate('field.required', lang);
   const text = localeErrors[lang](issue as never);

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import CryptoJS from 'crypto-js';
 import pg from 'pg';
 import { eq, desc } from 'drizzle-orm';
-import { readConfig } from '../config.ts';
+import { readConfig, type Config } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
 import { smsOutbox } from '../db/schema.ts';
@@ -25,7 +28,7 @@ export interface TestApp {
  * A server on a fresh database with the demo seeded: embedded in-memory PGlite, or a new
  * database created on the PostgreSQL server of TEST_DATABASE_URL and dropped afterwards.
  */
-export async function createTestApp(): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
@@ -41,7 +44,17 @@ export async function createTestApp(): Promise<TestApp> {
     dropDatabase = async () => {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
+      // Closed connections may still be saying goodbye: wait for them rather than kill them (a
+      // killed one raises an error in the process that closed it).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.query(`drop database if exists ${name}${attempt > 50 ? ' with (force)' : ''}`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt > 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       await client.end();
     };
   }
@@ -49,7 +62,8 @@ export async function createTestApp(): Promise<TestApp> {
   await migrateDatabase(database);
   // A small demo city keeps every test file's database quick to make.
   await seedDemo(database.db, { cityPipes: TEST_CITY_PIPES });
-  const config = { ...readConfig({}), webDist: '/nonexistent' };
+  const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
+  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, ...overrides };
   const app = await buildApp({ config, database });
   await app.ready();
   return {
@@ -59,6 +73,7 @@ export async function createTestApp(): Promise<TestApp> {
       await app.close();
       await database.close();
       await dropDatabase();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -175,4 +190,15 @@ export async function demoEnterpriseIds(app: FastifyInstance): Promise<DemoIds> 
   const token2 = await login(app, 'newcomer');
   const pending = (await as(app, token2)({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
   return { water: list[0].id, gas: list[1].id, drainage: pending[0].id };
+}
+
+/** A multipart/form-data body with one file field, as a browser's upload sends it. */
+export function multipartFile(field: string, fileName: string, content: Buffer | string) {
+  const boundary = `----console${randomBytes(8).toString('hex')}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

@@ -12,5 +12,5 @@ export const authApi = {
   changPassword: (data: { passwordOld: string; passwordNew: string }) => put<null>('/user/changPassword', data),
   register: (data: Record<string, unknown>) => post<{ id: number; username: string; realname: string }>('/auth/register', data),
   forgePassword: (data: { phone: string; smsCode: string; passwordNew: string }) => post<null>('/auth/forge-password', data),
-  settings: () => get<{ icpNumber: string; version: string }>('/settings'),
+  settings: () => get<{ icpNumber: string; version: string; uploadLimitMb: number }>('/settings'),
 };

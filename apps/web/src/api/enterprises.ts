@@ -37,6 +37,7 @@ export const enterpriseApi = {
   reject: (id: number) => post<null>(`/enterprise/joinRequests/${id}/reject`),
   changeRole: (userId: number, role: Member['role']) => put<null>(`/enterprise/members/${userId}/role`, { role }),
   removeMember: (userId: number) => del<null>(`/enterprise/members/${userId}`),
+  invite: (account: string, role: Member['role']) => post<null>('/enterprise/members', { account, role }),
   register: (data: EnterpriseProfileInput) =>
     post<{ id: number; enterpriseName: string; status: string }>('/enterprise/register', data as unknown as Record<string, unknown>),
   search: (name: string) => get<{ id: number; enterpriseName: string; address: string }[]>('/enterprise/search', { name }),

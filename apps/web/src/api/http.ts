@@ -71,6 +71,8 @@ export const request = <T>(config: AxiosRequestConfig) => http.request<Envelope<
 /** Generic helpers of the spec: POST with a JSON body, GET with query params, GET a blob. */
 export const postJson = <T>(url: string, data: unknown) =>
   request<T>({ url, method: 'post', data: JSON.stringify(data), headers: { 'content-type': 'application/json' } });
+export const putJson = <T>(url: string, data: unknown) =>
+  request<T>({ url, method: 'put', data: JSON.stringify(data), headers: { 'content-type': 'application/json' } });
 export const get = <T>(url: string, params?: Record<string, unknown>) => request<T>({ url, method: 'get', params });
 export const post = <T>(url: string, data?: Record<string, unknown> | FormData) => request<T>({ url, method: 'post', data });
 export const put = <T>(url: string, data?: Record<string, unknown>) => request<T>({ url, method: 'put', data });
@@ -84,4 +86,11 @@ export function errorMessage(error: unknown): string {
   if (body && typeof body.message === 'string') return body.message;
   if ((error as AxiosError)?.response === undefined) return i18n.t('http.networkDescription');
   return i18n.t('http.requestFailed');
+}
+
+/** A file as multipart field "file", with upload progress (0..1) for big files. */
+export function upload<T>(url: string, file: File, onProgress?: (share: number) => void) {
+  const data = new FormData();
+  data.append('file', file);
+  return request<T>({ url, method: 'post', data, onUploadProgress: (e) => onProgress?.(e.total ? e.loaded / e.total : 0) });
 }

@@ -163,6 +163,12 @@ export const routes: AppRoute[] = [
             handle: { name: 'productionIntroduction', title: 'menu.productionIntroduction' },
             lazy: page(() => import('../features/system/ProductionIntroductionPage.tsx')),
           },
+          {
+            // The platform administrator's screen (not tied to an enterprise).
+            path: '/system/enterpriseReview',
+            handle: { name: 'enterpriseReview', title: 'menu.enterpriseReview' },
+            lazy: page(() => import('../features/platform/EnterpriseReviewPage.tsx')),
+          },
         ],
       },
       {

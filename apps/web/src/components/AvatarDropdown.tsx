@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Dropdown, Modal } from 'antd';
-import { InfoCircleOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { AuditOutlined, InfoCircleOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../stores/session.ts';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 
-/** Avatar menu: change password, production introduction, logout (with confirmation). */
+/** Avatar menu: change password, production introduction, enterprise review (platform administrators), logout (with confirmation). */
 export function AvatarDropdown() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const name = useSession((s) => s.name || s.info?.realname || '');
   const avatar = useSession((s) => s.avatar);
+  const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
   const [changing, setChanging] = useState(false);
 
   const confirmLogout = () =>
@@ -34,12 +35,14 @@ export function AvatarDropdown() {
           items: [
             { key: 'password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('menu.account.changePassword')}</span> },
             { key: 'intro', icon: <InfoCircleOutlined />, label: t('menu.productionIntroduction') },
+            ...(isPlatformAdmin ? [{ key: 'review', icon: <AuditOutlined />, label: <span data-testid="menu-review">{t('menu.enterpriseReview')}</span> }] : []),
             { type: 'divider' },
             { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="menu-logout">{t('menu.account.logout')}</span> },
           ],
           onClick: ({ key }) => {
             if (key === 'password') setChanging(true);
             if (key === 'intro') navigate('/system/productionIntroduction');
+            if (key === 'review') navigate('/system/enterpriseReview');
             if (key === 'logout') confirmLogout();
           },
         }}

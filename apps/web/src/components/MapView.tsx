@@ -18,11 +18,13 @@ import { createXYZ } from 'ol/tilegrid';
 import { Fill, Stroke, Style } from 'ol/style';
 import { transformExtent } from 'ol/proj';
 import { getCenter } from 'ol/extent';
+import Draw from 'ol/interaction/Draw';
+import Modify from 'ol/interaction/Modify';
 import type { FeatureLike } from 'ol/Feature';
 import type VectorTile from 'ol/VectorTile';
 import type BaseLayer from 'ol/layer/Base';
 import 'ol/ol.css';
-import { HEADERS, type AreaGeometry, type MapSettings, type NetworkType } from '@console/contract';
+import { HEADERS, type AreaGeometry, type BBox, type LineGeometry, type MapSettings, type NetworkType } from '@console/contract';
 import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
 import { materialLabel } from '../utils/format.ts';
 
@@ -49,6 +51,16 @@ export interface MapArea {
   area: AreaGeometry;
 }
 
+export interface MapOverlayFeature {
+  id: number;
+  geometry: AreaGeometry;
+  color: string;
+  label?: string;
+  selected?: boolean;
+  /** Outline only (for stacked footprints); filled by default. */
+  outline?: boolean;
+}
+
 interface MapViewProps {
   settings: MapSettings;
   areas?: MapArea[];
@@ -57,6 +69,16 @@ interface MapViewProps {
   fitAreas?: boolean;
   onPipeClick?: (properties: Record<string, unknown>) => void;
   height?: number | string;
+  /** A pipe to outline and centre on (the selected row of a table). */
+  highlight?: LineGeometry | null;
+  /** [minLon, minLat, maxLon, maxLat] to show, e.g. what an import just added. */
+  focus?: BBox | null;
+  /** Change it to reload the pipe tiles (after an import or edit). */
+  pipesRevision?: number;
+  /** Areas drawn over the pipes (POIs, say), each in its colour; clicking one reports its id. */
+  overlay?: { features: MapOverlayFeature[]; onClick?: (id: number) => void };
+  /** Lets the user draw one polygon (click the corners, double-click to finish) and drag its corners. */
+  drawArea?: { value: AreaGeometry | null; onChange: (area: AreaGeometry | null) => void };
 }
 
 const ALL_NETWORKS = Object.keys(NETWORK_MAP_COLOR) as NetworkType[];
@@ -168,12 +190,14 @@ function pipeStyle(visible: Set<string>, srid: number) {
  * in EPSG:4326 or 3857), the enterprise's pipes as vector tiles styled by network type, and
  * project areas. Wrong settings show a readable error over the map.
  */
-export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480 }: MapViewProps) {
+export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlay }: MapViewProps) {
   const { t } = useTranslation();
   const target = useRef<HTMLDivElement>(null);
   const tooltip = useRef<HTMLDivElement>(null);
   const map = useRef<OlMap | null>(null);
-  const layers = useRef<{ basemap: BaseLayer | null; pipes: VectorTileLayer; areas: VectorLayer } | null>(null);
+  const layers = useRef<{ basemap: BaseLayer | null; pipes: VectorTileLayer; areas: VectorLayer; highlight: VectorLayer; overlay: VectorLayer } | null>(null);
+  const overlayClickRef = useRef(overlay?.onClick);
+  overlayClickRef.current = overlay?.onClick;
   const [error, setError] = useState<string | null>(null);
   const clickRef = useRef(onPipeClick);
   clickRef.current = onPipeClick;
@@ -193,19 +217,34 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
         tileLoadFunction: authorisedTileLoad as never,
       }),
       declutter: false,
+      // The server draws no pipes in tiles below its zoom 8 (view zoom 9 with 512-pixel tiles): do not ask.
+      minZoom: 8,
     });
     const areaLayer = new VectorLayer({
       source: new VectorSource(),
       style: new Style({ stroke: new Stroke({ color: '#f5222d', width: 2, lineDash: [8, 6] }), fill: new Fill({ color: 'rgba(245,34,45,0.05)' }) }),
     });
+    const highlightLayer = new VectorLayer({
+      source: new VectorSource(),
+      style: [new Style({ stroke: new Stroke({ color: 'rgba(250,219,20,0.85)', width: 10 }) }), new Style({ stroke: new Stroke({ color: '#141414', width: 2 }) })],
+    });
+    const overlayLayer = new VectorLayer({
+      source: new VectorSource(),
+      style: (feature) => {
+        const color = String(feature.get('color'));
+        const selected = Boolean(feature.get('selected'));
+        const fill = selected || !feature.get('outline') ? new Fill({ color: `${color}${selected ? '66' : '33'}` }) : undefined;
+        return new Style({ stroke: new Stroke({ color: selected ? '#141414' : color, width: selected ? 3 : 2 }), fill });
+      },
+    });
     const extent = settings.extent ? transformExtent(settings.extent, 'EPSG:4326', projection) : undefined;
     const instance = new OlMap({
       target: target.current,
-      layers: [pipes, areaLayer],
+      layers: [pipes, areaLayer, overlayLayer, highlightLayer],
       view: new View({ projection, center: extent ? getCenter(extent) : transformExtent([120.2, 30.2, 120.2, 30.2], 'EPSG:4326', projection).slice(0, 2), zoom: settings.zoomLevel }),
     });
     map.current = instance;
-    layers.current = { basemap: null, pipes, areas: areaLayer };
+    layers.current = { basemap: null, pipes, areas: areaLayer, highlight: highlightLayer, overlay: overlayLayer };
     setError(null);
     let cancelled = false;
     basemapLayer(settings, t)
@@ -218,8 +257,16 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       .catch((failure: Error) => !cancelled && setError(failure.message));
 
     instance.on('pointermove', (event) => {
-      const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
       const element = tooltip.current!;
+      const area = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === overlayLayer });
+      if (area?.get('label')) {
+        element.style.display = 'block';
+        element.style.left = `${event.pixel[0] + 12}px`;
+        element.style.top = `${event.pixel[1] + 12}px`;
+        element.textContent = String(area.get('label'));
+        return;
+      }
+      const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
       if (!feature) {
         element.style.display = 'none';
         return;
@@ -230,6 +277,8 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       element.textContent = `${feature.get('pipeId')} · ${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'} · ${materialLabel(t, feature.get('material'))}`;
     });
     instance.on('singleclick', (event) => {
+      const area = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === overlayLayer });
+      if (area && overlayClickRef.current) return overlayClickRef.current(Number(area.get('overlayId')));
       const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
       if (feature) clickRef.current?.(feature.getProperties());
     });
@@ -262,6 +311,96 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     }
     if (fitAreas && areas.length) instance.getView().fit(source.getExtent()!, { padding: [32, 32, 32, 32], maxZoom: 17 });
   }, [areas, fitAreas, settings]);
+
+  useEffect(() => {
+    const l = layers.current;
+    const instance = map.current;
+    if (!l || !instance) return;
+    const source = l.highlight.getSource()!;
+    source.clear();
+    if (!highlight) return;
+    const feature = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` }).readFeature({ type: 'Feature', geometry: highlight, properties: {} });
+    source.addFeatures(Array.isArray(feature) ? feature : [feature]);
+    instance.getView().fit(source.getExtent()!, { padding: [80, 80, 80, 80], maxZoom: 17, duration: 300 });
+  }, [highlight, settings]);
+
+  useEffect(() => {
+    if (focus && map.current) {
+      map.current.getView().fit(transformExtent(focus, 'EPSG:4326', `EPSG:${settings.srid}`), { padding: [40, 40, 40, 40], maxZoom: 18 });
+    }
+  }, [focus, settings]);
+
+  useEffect(() => {
+    if (pipesRevision) layers.current?.pipes.getSource()?.refresh();
+  }, [pipesRevision]);
+
+  const overlayFeatures = overlay?.features;
+  useEffect(() => {
+    const l = layers.current;
+    if (!l) return;
+    const source = l.overlay.getSource()!;
+    source.clear();
+    const format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` });
+    for (const f of overlayFeatures ?? []) {
+      const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, outline: f.outline ?? false } });
+      source.addFeatures(Array.isArray(feature) ? feature : [feature]);
+    }
+  }, [overlayFeatures, settings]);
+
+  // Drawing an area: one polygon, drawn while there is none, reshaped by dragging its corners.
+  const drawRef = useRef(drawArea);
+  drawRef.current = drawArea;
+  const drawn = useRef<{ source: VectorSource; json: string | null } | null>(null);
+  const drawing = Boolean(drawArea);
+  useEffect(() => {
+    const instance = map.current;
+    if (!instance || !drawing) return;
+    const format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` });
+    const source = new VectorSource();
+    const layer = new VectorLayer({
+      source,
+      style: new Style({ stroke: new Stroke({ color: '#1677ff', width: 2 }), fill: new Fill({ color: 'rgba(22,119,255,0.12)' }) }),
+    });
+    instance.addLayer(layer);
+    const draw = new Draw({ source, type: 'Polygon' });
+    const modify = new Modify({ source });
+    instance.addInteraction(modify);
+    instance.addInteraction(draw);
+    drawn.current = { source, json: null };
+    const emit = () => {
+      const feature = source.getFeatures()[0];
+      const area = feature ? (format.writeGeometryObject(feature.getGeometry()!, { decimals: 7 }) as AreaGeometry) : null;
+      drawn.current!.json = area ? JSON.stringify(area) : null;
+      draw.setActive(!area);
+      drawRef.current?.onChange(area);
+    };
+    draw.on('drawend', () => setTimeout(emit));
+    modify.on('modifyend', emit);
+    return () => {
+      instance.removeInteraction(draw);
+      instance.removeInteraction(modify);
+      instance.removeLayer(layer);
+      drawn.current = null;
+    };
+  }, [drawing, settings]);
+
+  // A value from outside (an existing project, or cleared) replaces what is drawn.
+  const drawValue = drawArea?.value ?? null;
+  useEffect(() => {
+    const state = drawn.current;
+    const instance = map.current;
+    if (!state || !instance) return;
+    const json = drawValue ? JSON.stringify(drawValue) : null;
+    if (json === state.json) return;
+    state.source.clear();
+    state.json = json;
+    instance.getInteractions().forEach((i) => i instanceof Draw && i.setActive(!drawValue));
+    if (!drawValue) return;
+    const format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` });
+    const feature = format.readFeature({ type: 'Feature', geometry: drawValue, properties: {} });
+    state.source.addFeatures(Array.isArray(feature) ? feature : [feature]);
+    instance.getView().fit(state.source.getExtent()!, { padding: [30, 30, 30, 30], maxZoom: 17 });
+  }, [drawValue, drawing, settings]);
 
   return (
     <div style={{ position: 'relative', height }} data-testid="map-view">

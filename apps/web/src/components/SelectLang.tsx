@@ -27,7 +27,7 @@ export function SelectLang({ className }: { className?: string }) {
       placement="bottomRight"
     >
       <span className={className} role="button" aria-label={t('header.language')} data-testid="select-lang" style={{ cursor: 'pointer', padding: '0 8px' }}>
-        <GlobalOutlined /> {LABELS[i18n.language as Language]}
+        <GlobalOutlined /> <span className="select-lang-label">{LABELS[i18n.language as Language]}</span>
       </span>
     </Dropdown>
   );

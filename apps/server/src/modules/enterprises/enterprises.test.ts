@@ -154,6 +154,34 @@ describe('members', () => {
     expect((await api({ method: 'PUT', url: '/api/enterprise/members/99999/role', ...json({ role: 'member' }) })).statusCode).toBe(404);
   });
 
+  it('admins add registered users by phone number or username, with a role', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const byPhone = await api({ method: 'POST', url: '/api/enterprise/members', ...json({ account: '13800000003', role: 'viewer' }) });
+    expect(byPhone.json()).toMatchObject({ success: true, message: '张伟 joined the enterprise' });
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.gas);
+    expect((await viewer({ method: 'GET', url: '/api/enterprise/info' })).statusCode).toBe(200);
+    expect((await viewer({ method: 'POST', url: '/api/pipelines', ...json({}) })).statusCode).toBe(403);
+
+    const again = await api({ method: 'POST', url: '/api/enterprise/members', ...json({ account: 'viewer' }), headers: { 'Accept-Language': 'zh-CN' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('account：张伟 已是本企业成员');
+    const nobody = await api({ method: 'POST', url: '/api/enterprise/members', ...json({ account: '13999999999' }) });
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json().message).toBe('account: no user has this username or phone number');
+    expect((await api({ method: 'POST', url: '/api/enterprise/members', ...json({ account: '' }) })).json().message).toBe('account: is required');
+
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    expect((await member({ method: 'POST', url: '/api/enterprise/members', ...json({ account: 'viewer' }) })).statusCode).toBe(403);
+
+    const byName = await api({ method: 'POST', url: '/api/enterprise/members', ...json({ account: 'newcomer' }) });
+    expect(byName.json().success).toBe(true);
+    const members = (await api({ method: 'GET', url: '/api/enterprise/members' })).json().result;
+    const newcomer = members.find((m: { username: string }) => m.username === 'newcomer');
+    expect(newcomer).toMatchObject({ role: 'member', status: 'active' });
+    // Leave the demo as the other tests expect it.
+    expect((await api({ method: 'DELETE', url: `/api/enterprise/members/${newcomer.userId}` })).json().success).toBe(true);
+  });
+
   it('removing a member takes the enterprise away from them', async () => {
     const gasAdmin = await login(demo.app, 'both');
     const api = as(demo.app, gasAdmin, demo.ids.gas);

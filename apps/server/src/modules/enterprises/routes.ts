@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  inviteBody,
   applyJoinBody,
   approveBody,
   enterpriseProfileBody,
@@ -97,6 +98,18 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
     '/members',
     { config: { access: { auth: 'enterprise', permission: ['users', 'query'] } }, schema: { tags, summary: 'Active members and their roles' } },
     async (request) => ok(request, await service.listMembers(db, requireEnterprise(request).id, 'active')),
+  );
+
+  api.post(
+    '/members',
+    {
+      config: { access: { auth: 'enterprise', permission: ['users', 'add'] } },
+      schema: { tags, summary: 'Add a registered user by username or phone number, with a role', body: inviteBody },
+    },
+    async (request) => {
+      const name = await service.inviteMember(db, requireEnterprise(request).id, requireUser(request).id, request.body.account, request.body.role);
+      return ok(request, null, 'member.added', { name });
+    },
   );
 
   api.put(

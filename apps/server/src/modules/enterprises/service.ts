@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { EnterpriseProfileInput, MapSettings, Role, UserEnterprise } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
@@ -206,6 +206,25 @@ export async function decideJoinRequest(
       decidedBy: deciderId,
     })
     .where(eq(memberships.id, requestId));
+}
+
+/**
+ * Adds a registered user, found by username or phone number, as an active member with a role; a
+ * pending or refused request of theirs becomes the membership. Returns the user's name.
+ */
+export async function inviteMember(db: Db, enterpriseId: number, inviterId: number, account: string, role: Role) {
+  const [user] = await db
+    .select({ id: users.id, username: users.username, realname: users.realname })
+    .from(users)
+    .where(or(eq(users.username, account), eq(users.phone, account)));
+  if (!user) throw notFound('member.noAccount');
+  const name = user.realname || user.username;
+  const [existing] = await db.select().from(memberships).where(and(eq(memberships.enterpriseId, enterpriseId), eq(memberships.userId, user.id)));
+  if (existing?.status === 'active') throw new AppError(409, 'member.already', { name });
+  const decided = { status: 'active' as const, role, decidedAt: new Date(), decidedBy: inviterId };
+  if (existing) await db.update(memberships).set(decided).where(eq(memberships.id, existing.id));
+  else await db.insert(memberships).values({ enterpriseId, userId: user.id, ...decided });
+  return name;
 }
 
 /**

@@ -1,12 +1,12 @@
-import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AreaGeometry, BBox, LineGeometry, PipeLengthByType } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { pipes } from '../../db/schema.ts';
+import { bboxBox, pipes } from '../../db/schema.ts';
 import { bboxOf, midpointOf, pointInArea } from '../../geo/geometry.ts';
 
-/** SQL condition: the pipe's bbox intersects `box` (uses the bbox columns' index). */
+/** SQL condition: the pipe's bbox intersects `box` (the GiST box index answers it). */
 export function pipeBboxIntersects(box: BBox): SQL {
-  return and(lte(pipes.minx, box[2]), gte(pipes.maxx, box[0]), lte(pipes.miny, box[3]), gte(pipes.maxy, box[1]))!;
+  return sql`${bboxBox(pipes)} && box(point(${box[0]}::float8, ${box[1]}::float8), point(${box[2]}::float8, ${box[3]}::float8))`;
 }
 
 /**

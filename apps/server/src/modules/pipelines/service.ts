@@ -84,7 +84,8 @@ export async function getPipe(db: Db, enterpriseId: number, id: number) {
   return row;
 }
 
-function toRow(input: PipeInput) {
+/** The stored row of a pipe: its attributes with computed length and bounding box. */
+export function pipeRow(input: PipeInput) {
   return {
     pipeId: input.pipeId,
     networkType: input.networkType,
@@ -107,7 +108,7 @@ function rethrowConflict(error: unknown): never {
 
 export async function createPipe(db: Db, enterpriseId: number, input: PipeInput) {
   try {
-    const [row] = await db.insert(pipes).values({ ...toRow(input), enterpriseId }).returning({ id: pipes.id });
+    const [row] = await db.insert(pipes).values({ ...pipeRow(input), enterpriseId }).returning({ id: pipes.id });
     await bumpPipesVersion(db, enterpriseId);
     return getPipe(db, enterpriseId, row.id);
   } catch (error) {
@@ -119,7 +120,7 @@ export async function updatePipe(db: Db, enterpriseId: number, id: number, input
   try {
     const updated = await db
       .update(pipes)
-      .set({ ...toRow(input), updatedAt: new Date() })
+      .set({ ...pipeRow(input), updatedAt: new Date() })
       .where(and(eq(pipes.id, id), eq(pipes.enterpriseId, enterpriseId)))
       .returning({ id: pipes.id });
     if (updated.length === 0) throw notFound('notFound.pipe');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
-import { MAIN_DIAMETER_MM } from './service.ts';
+import { MAIN_DIAMETER_MM, TRUNK_DIAMETER_MM } from './service.ts';
 import { as, login, useDemoServer } from '../../testing/app.ts';
 
 const demo = useDemoServer();
@@ -45,7 +45,7 @@ describe('vector tiles', () => {
     expect(layer.feature(0).properties).toMatchObject({ pipeId: expect.stringMatching(/^[WD]-/), diameterMm: expect.any(Number) });
   });
 
-  it('make WGS84 (4326) tiles too, and draw only mains when zoomed out', async () => {
+  it('make WGS84 (4326) tiles too, and draw mains, then trunk mains, then nothing as the map zooms out', async () => {
     const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     // 4326 grid: 2 x 1 tiles at zoom 0; at zoom 12 a tile is 180/4096 degrees.
     const size = 180 / 2 ** 12;
@@ -57,8 +57,18 @@ describe('vector tiles', () => {
     expect(out.length).toBeGreaterThan(0);
     for (let i = 0; i < out.length; i++) {
       const f = out.feature(i).properties as { diameterMm: number; networkType: string };
-      expect(f.diameterMm).toBeGreaterThanOrEqual(MAIN_DIAMETER_MM[f.networkType]);
+      expect(f.diameterMm).toBeGreaterThanOrEqual(MAIN_DIAMETER_MM[f.networkType as 'water']);
     }
+    // Further out only the trunk mains, and nothing at all below zoom 8.
+    const trunks = decode((await api({ method: 'GET', url: `/api/tiles/pipes/4326/9/${x >> 3}/${y >> 3}.pbf` })).rawPayload).layers.pipes;
+    expect(trunks.length).toBeGreaterThan(0);
+    expect(trunks.length).toBeLessThan(out.length);
+    for (let i = 0; i < trunks.length; i++) {
+      const f = trunks.feature(i).properties as { diameterMm: number; networkType: string };
+      expect(f.diameterMm).toBeGreaterThanOrEqual(TRUNK_DIAMETER_MM[f.networkType as 'water']);
+    }
+    const none = decode((await api({ method: 'GET', url: `/api/tiles/pipes/4326/7/${x >> 5}/${y >> 5}.pbf` })).rawPayload).layers.pipes;
+    expect(none).toBeUndefined();
   });
 
   it('follow pipe changes at once (the cache is keyed by a version) and never show another enterprise', async () => {

@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { useRouteMeta } from '../RootRoute.tsx';
 import { ConsoleLayout } from './ConsoleLayout.tsx';
 
-/** System layout: product introduction and other system pages. */
+/** System layout: product introduction and the platform administrator's pages; the subtitle names the page. */
 export default function SystemLayout() {
   const { t } = useTranslation();
-  return <ConsoleLayout subtitle={t('menu.productionIntroduction')} />;
+  const meta = useRouteMeta();
+  return <ConsoleLayout subtitle={t(meta?.title ?? 'menu.productionIntroduction')} />;
 }
 export { SystemLayout };

@@ -1,4 +1,6 @@
-import { Alert, Badge, Card, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { Alert, Badge, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { UserAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -6,6 +8,7 @@ import { ROLES } from '@console/contract';
 import { enterpriseApi, type Member } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
+import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 
@@ -24,12 +27,53 @@ export default function EnterpriseUsersPage() {
   const remove = useChange((userId: number) => enterpriseApi.removeMember(userId), after);
   const approve = useChange(({ id, role }: { id: number; role: Member['role'] }) => enterpriseApi.approve(id, role), after);
   const reject = useChange((id: number) => enterpriseApi.reject(id), after);
+  const canAdd = useActionVisible('add');
+  const [inviting, setInviting] = useState(false);
+  const [inviteForm] = Form.useForm<{ account: string; role: Member['role'] }>();
+  const allowClick = useClickGuard();
+  // The server's message names who joined.
+  const invite = useChange(({ account, role }: { account: string; role: Member['role'] }) => enterpriseApi.invite(account, role), {
+    invalidate: ['enterprise', enterpriseID],
+    onDone: () => setInviting(false),
+  });
+  const submitInvite = async () => {
+    if (!allowClick()) return;
+    const values = await inviteForm.validateFields();
+    invite.mutate(values);
+  };
 
   if (members.isError) return <Alert type="error" showIcon message={errorMessage(members.error)} />;
   const roleOptions = ROLES.map((r) => ({ value: r, label: t(`header.role.${r}`) }));
   const pending = requests.data?.result ?? [];
   return (
-    <Card title={t('menu.enterpriseUsers')}>
+    <Card
+      title={t('menu.enterpriseUsers')}
+      extra={
+        canAdd && (
+          <Button
+            type="primary"
+            icon={<UserAddOutlined />}
+            onClick={() => {
+              inviteForm.resetFields();
+              setInviting(true);
+            }}
+            data-testid="member-invite"
+          >
+            {t('users.invite')}
+          </Button>
+        )
+      }
+    >
+      <Modal open={inviting} title={t('users.invite')} onOk={() => void submitInvite()} confirmLoading={invite.isPending} onCancel={() => setInviting(false)} okText={t('users.inviteOk')} cancelText={t('common.cancel')} destroyOnHidden>
+        <Form form={inviteForm} layout="vertical" initialValues={{ role: 'member' }} name="invite">
+          <Form.Item name="account" label={t('users.account')} extra={t('users.accountHint')} rules={[{ required: true, whitespace: true, message: t('users.accountRequired') }]}>
+            <Input maxLength={50} data-testid="invite-account" />
+          </Form.Item>
+          <Form.Item name="role" label={t('enterprise.members.role')}>
+            <Select options={roleOptions} data-testid="invite-role" />
+          </Form.Item>
+        </Form>
+      </Modal>
       <Tabs
         items={[
           {

@@ -8,6 +8,7 @@ export default function NoEnterprisePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const pendingName = useSession((s) => s.unVerifiedEnterpriseName);
+  const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
   return (
     <div data-testid="no-enterprise">
     <Result
@@ -20,7 +21,14 @@ export default function NoEnterprisePage() {
         </>
       }
       extra={[
-        <Button key="apply" type="primary" onClick={() => navigate('/enterprise/applyEnterprise')} data-testid="to-apply">
+        ...(isPlatformAdmin
+          ? [
+              <Button key="review" type="primary" onClick={() => navigate('/system/enterpriseReview')} data-testid="to-review">
+                {t('review.open')}
+              </Button>,
+            ]
+          : []),
+        <Button key="apply" type={isPlatformAdmin ? 'default' : 'primary'} onClick={() => navigate('/enterprise/applyEnterprise')} data-testid="to-apply">
           {t('exception.toApply')}
         </Button>,
         <Button

@@ -20,7 +20,7 @@ export function textToLine(text: string): LineGeometry | null {
 
 type Values = Omit<PipeInput, 'geometry'> & { coordinates: string };
 
-export function PipeFormModal({ pipe, open, onClose }: { pipe: Pipe | null; open: boolean; onClose: () => void }) {
+export function PipeFormModal({ pipe, open, onClose, onSaved }: { pipe: Pipe | null; open: boolean; onClose: () => void; onSaved?: (pipe: Pipe) => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const allowClick = useClickGuard();
@@ -35,7 +35,10 @@ export function PipeFormModal({ pipe, open, onClose }: { pipe: Pipe | null; open
   const save = useChange((input: PipeInput) => (pipe ? pipelineApi.update(pipe.id, input) : pipelineApi.create(input)), {
     success: t('pipeline.saved'),
     invalidate: ['pipelines'],
-    onDone: onClose,
+    onDone: (response) => {
+      onSaved?.(response.result);
+      onClose();
+    },
   });
 
   const submit = async () => {

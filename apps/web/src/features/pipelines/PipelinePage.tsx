@@ -1,18 +1,22 @@
 import { useState } from 'react';
-import { Button, Card, Descriptions, Drawer, Dropdown, Input, InputNumber, message, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
-import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Descriptions, Empty, Input, InputNumber, message, Popconfirm, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NETWORK_TYPES } from '@console/contract';
+import { NETWORK_TYPES, type BBox, type ImportJobView } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { pipelineApi, type Pipe } from '../../api/pipelines.ts';
+import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
+import { MapView } from '../../components/MapView.tsx';
 import { Authorized } from '../../components/Authorized.tsx';
+import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { NETWORK_COLOR } from '../projects/ProjectListPage.tsx';
 import { materialLabel } from '../../utils/format.ts';
 import { lineToText, PipeFormModal } from './PipeFormModal.tsx';
+import { PipeImportModal } from './PipeImportModal.tsx';
 
 interface Filters {
   keyword?: string;
@@ -25,14 +29,17 @@ interface Filters {
   projectId?: number;
 }
 
-/** The enterprise's pipe network: filters, pages, details, add/edit/delete. */
+/** The enterprise's pipe network: filters, pages, the map beside the table, details, add/edit/delete, import and export. */
 export default function PipelinePage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
-  const [detail, setDetail] = useState<Pipe | null>(null);
+  const [selected, setSelected] = useState<Pipe | null>(null);
   const [editing, setEditing] = useState<Pipe | null | undefined>(undefined);
+  const [importing, setImporting] = useState(false);
+  const [focus, setFocus] = useState<BBox | null>(null);
+  const [pipesRevision, setPipesRevision] = useState(0);
   const set = (patch: Filters) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage((p) => ({ ...p, page: 1 }));
@@ -45,21 +52,32 @@ export default function PipelinePage() {
   });
   const facets = useQuery({ queryKey: ['pipelines', enterpriseID, 'facets'], queryFn: pipelineApi.facets });
   const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
-  const remove = useChange((id: number) => pipelineApi.remove(id), { success: t('pipeline.deleted'), invalidate: ['pipelines'] });
+  const mapSettings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  const refreshMap = () => setPipesRevision((r) => r + 1);
+  const remove = useChange((id: number) => pipelineApi.remove(id), {
+    success: t('pipeline.deleted'),
+    invalidate: ['pipelines'],
+    onDone: () => {
+      setSelected(null);
+      refreshMap();
+    },
+  });
   const data = pipes.data?.result;
 
-  /** Downloads the filtered network in a GIS or spreadsheet format. */
-  const download = async (format: 'geojson' | 'csv' | 'xlsx') => {
+  /** A pipe clicked on the map becomes the selected one, as a row click does. */
+  const pickOnMap = async (properties: Record<string, unknown>) => {
     try {
-      const blob = await pipelineApi.exportFile({ ...filters }, format);
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = `pipes.${format}`;
-      link.click();
-      URL.revokeObjectURL(link.href);
+      setSelected((await pipelineApi.get(Number(properties.id))).result);
     } catch (error) {
       message.error(errorMessage(error));
     }
+  };
+
+  const imported = (job: ImportJobView) => {
+    setImporting(false);
+    setSelected(null);
+    refreshMap();
+    if (job.result?.extent) setFocus([...job.result.extent]);
   };
 
   return (
@@ -69,16 +87,12 @@ export default function PipelinePage() {
       extra={
         <Space>
           <Authorized action="export">
-            <Dropdown
-              menu={{
-                items: (['geojson', 'csv', 'xlsx'] as const).map((format) => ({ key: format, label: <span data-testid={`export-${format}`}>{format.toUpperCase()}</span> })),
-                onClick: ({ key }) => void download(key as 'geojson' | 'csv' | 'xlsx'),
-              }}
-            >
-              <Button icon={<DownloadOutlined />} data-testid="pipe-export">
-                {t('pipeline.export')}
-              </Button>
-            </Dropdown>
+            <ExportMenu fetch={(format) => pipelineApi.exportFile({ ...filters }, format)} baseName="pipes" testId="pipe-export" />
+          </Authorized>
+          <Authorized action="import">
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="pipe-import">
+              {t('pipeline.import')}
+            </Button>
           </Authorized>
           <Authorized action="add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="pipe-add">
@@ -102,66 +116,93 @@ export default function PipelinePage() {
         </Space.Compact>
         <Select allowClear placeholder={t('pipeline.filters.project')} style={{ width: 220 }} onChange={(v) => set({ projectId: v })} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="pipe-filter-project" />
       </Space>
-      <Table<Pipe>
-        rowKey="id"
-        size="middle"
-        loading={pipes.isFetching}
-        dataSource={data?.list ?? []}
-        scroll={{ x: 900 }}
-        onRow={(pipe) => ({ onClick: () => setDetail(pipe), style: { cursor: 'pointer' } })}
-        pagination={{
-          current: page.page,
-          pageSize: page.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => <span data-testid="pipe-total">{t('pipeline.total', { total })}</span>,
-          onChange: (p, pageSize) => setPage({ page: p, pageSize }),
+      {/* Table and map side by side when there is room, the map below otherwise. */}
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
+        <div style={{ flex: '3 1 620px', minWidth: 0 }}>
+        <Table<Pipe>
+          rowKey="id"
+          size="small"
+          loading={pipes.isFetching}
+          dataSource={data?.list ?? []}
+          onRow={(pipe) => ({ onClick: () => setSelected(pipe), style: { cursor: 'pointer' } })}
+          rowClassName={(pipe) => (pipe.id === selected?.id ? 'ant-table-row-selected' : '')}
+          pagination={{
+            current: page.page,
+            pageSize: page.pageSize,
+            total: data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => <span data-testid="pipe-total">{t('pipeline.total', { total })}</span>,
+            onChange: (p, pageSize) => setPage({ page: p, pageSize }),
+          }}
+          columns={[
+            { title: t('pipeline.pipeId'), dataIndex: 'pipeId' },
+            { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_COLOR[n]}>{t(`network.${n}`)}</Tag> },
+            { title: t('pipeline.material'), dataIndex: 'material', render: (m: string | null) => materialLabel(t, m) },
+            { title: t('pipeline.diameter'), dataIndex: 'diameterMm', align: 'right' },
+            { title: t('pipeline.installYear'), dataIndex: 'installYear', align: 'right' },
+            { title: t('pipeline.length'), dataIndex: 'lengthM', align: 'right', render: (v: number) => v.toFixed(1) },
+            {
+              title: t('common.actions'),
+              render: (_, pipe) => (
+                <Space onClick={(e) => e.stopPropagation()}>
+                  <Authorized action="edit">
+                    <Typography.Link onClick={() => setEditing(pipe)}>{t('common.edit')}</Typography.Link>
+                  </Authorized>
+                  <Authorized action="delete">
+                    <Popconfirm title={t('pipeline.deleteConfirm', { pipeId: pipe.pipeId })} onConfirm={() => remove.mutate(pipe.id)} okText={t('common.ok')} cancelText={t('common.cancel')}>
+                      <Typography.Link type="danger">{t('common.delete')}</Typography.Link>
+                    </Popconfirm>
+                  </Authorized>
+                </Space>
+              ),
+            },
+          ]}
+        />
+        </div>
+        <div style={{ flex: '2 1 380px', minWidth: 0 }}>
+          <Space direction="vertical" style={{ width: '100%' }}>
+            {mapSettings.isError ? (
+              <Alert type="error" showIcon message={errorMessage(mapSettings.error)} />
+            ) : !mapSettings.data ? (
+              <Skeleton active />
+            ) : (
+              <MapView settings={mapSettings.data.result} height={520} highlight={selected?.geometry ?? null} focus={focus} pipesRevision={pipesRevision} onPipeClick={(p) => void pickOnMap(p)} />
+            )}
+            <Card size="small" title={t('pipeline.detail')}>
+              {selected ? (
+                <Descriptions column={2} size="small" data-testid="pipe-detail">
+                  <Descriptions.Item label={t('pipeline.pipeId')}>{selected.pipeId}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.networkType')}>{t(`network.${selected.networkType}`)}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.material')}>{materialLabel(t, selected.material)}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.diameter')}>{selected.diameterMm ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.pressureClass')}>{selected.pressureClass ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.installYear')}>{selected.installYear ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.depth')}>{selected.depthM ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.length')}>{selected.lengthM.toFixed(1)}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.owner')} span={2}>{selected.owner ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label={t('pipeline.geometry')} span={2}>
+                    <Typography.Text style={{ fontSize: 12 }} copyable ellipsis={{ tooltip: true }}>
+                      {lineToText(selected.geometry)}
+                    </Typography.Text>
+                  </Descriptions.Item>
+                </Descriptions>
+              ) : (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('pipeline.pickHint')} />
+              )}
+            </Card>
+          </Space>
+        </div>
+      </div>
+      <PipeFormModal
+        open={editing !== undefined}
+        pipe={editing ?? null}
+        onClose={() => setEditing(undefined)}
+        onSaved={(pipe) => {
+          setSelected(pipe);
+          refreshMap();
         }}
-        columns={[
-          { title: t('pipeline.pipeId'), dataIndex: 'pipeId' },
-          { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_COLOR[n]}>{t(`network.${n}`)}</Tag> },
-          { title: t('pipeline.material'), dataIndex: 'material', render: (m: string | null) => materialLabel(t, m) },
-          { title: t('pipeline.diameter'), dataIndex: 'diameterMm', align: 'right' },
-          { title: t('pipeline.installYear'), dataIndex: 'installYear', align: 'right' },
-          { title: t('pipeline.length'), dataIndex: 'lengthM', align: 'right', render: (v: number) => v.toFixed(1) },
-          {
-            title: t('common.actions'),
-            render: (_, pipe) => (
-              <Space onClick={(e) => e.stopPropagation()}>
-                <Authorized action="edit">
-                  <Typography.Link onClick={() => setEditing(pipe)}>{t('common.edit')}</Typography.Link>
-                </Authorized>
-                <Authorized action="delete">
-                  <Popconfirm title={t('pipeline.deleteConfirm', { pipeId: pipe.pipeId })} onConfirm={() => remove.mutate(pipe.id)} okText={t('common.ok')} cancelText={t('common.cancel')}>
-                    <Typography.Link type="danger">{t('common.delete')}</Typography.Link>
-                  </Popconfirm>
-                </Authorized>
-              </Space>
-            ),
-          },
-        ]}
       />
-      <Drawer open={detail !== null} onClose={() => setDetail(null)} title={t('pipeline.detail')} width={420}>
-        {detail && (
-          <Descriptions column={1} size="small" bordered data-testid="pipe-detail">
-            <Descriptions.Item label={t('pipeline.pipeId')}>{detail.pipeId}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.networkType')}>{t(`network.${detail.networkType}`)}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.material')}>{materialLabel(t, detail.material)}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.diameter')}>{detail.diameterMm ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.pressureClass')}>{detail.pressureClass ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.installYear')}>{detail.installYear ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.depth')}>{detail.depthM ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.owner')}>{detail.owner ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.length')}>{detail.lengthM.toFixed(1)}</Descriptions.Item>
-            <Descriptions.Item label={t('pipeline.geometry')}>
-              <Typography.Text style={{ fontSize: 12 }} copyable>
-                {lineToText(detail.geometry)}
-              </Typography.Text>
-            </Descriptions.Item>
-          </Descriptions>
-        )}
-      </Drawer>
-      <PipeFormModal open={editing !== undefined} pipe={editing ?? null} onClose={() => setEditing(undefined)} />
+      <PipeImportModal open={importing} onClose={() => setImporting(false)} onImported={imported} />
     </Card>
   );
 }

@@ -1,9 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Checkbox, Col, DatePicker, Form, Input, InputNumber, Modal, Radio, Row, Select } from 'antd';
+import { Alert, Button, Checkbox, Col, DatePicker, Form, Input, InputNumber, Modal, Radio, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { areaGeometry, NETWORK_TYPES, PROJECT_STATUSES, type AreaGeometry, type ProjectInput } from '@console/contract';
+import { errorMessage } from '../../api/http.ts';
+import { mapApi } from '../../api/map.ts';
 import { projectApi, type Project } from '../../api/projects.ts';
+import { MapView } from '../../components/MapView.tsx';
+import { useSession } from '../../stores/session.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { useChange } from '../../components/useChange.ts';
 
@@ -16,7 +21,7 @@ interface Values {
   status: ProjectInput['status'];
   period?: [Dayjs | null, Dayjs | null];
   description?: string;
-  areaMode: 'rect' | 'geojson';
+  areaMode: 'draw' | 'rect' | 'geojson';
   rect?: { minLon?: number; minLat?: number; maxLon?: number; maxLat?: number };
   geojson?: string;
 }
@@ -26,19 +31,48 @@ const rectangle = (r: Required<NonNullable<Values['rect']>>): AreaGeometry => ({
   coordinates: [[[r.minLon, r.minLat], [r.maxLon, r.minLat], [r.maxLon, r.maxLat], [r.minLon, r.maxLat], [r.minLon, r.minLat]]],
 });
 
-/** Create or edit a project. The area is a rectangle or pasted GeoJSON (drawing on the map comes with the map view). */
+/** The area drawn on the enterprise's map; the form keeps it as GeoJSON text. */
+function AreaDrawField({ value, onChange }: { value?: string; onChange?: (value: string | undefined) => void }) {
+  const { t } = useTranslation();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  let area: AreaGeometry | null = null;
+  try {
+    area = value ? (JSON.parse(value) as AreaGeometry) : null;
+  } catch {
+    area = null;
+  }
+  if (settings.isError) return <Alert type="error" showIcon message={errorMessage(settings.error)} />;
+  if (!settings.data) return <Skeleton active />;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <div data-testid="project-draw-map">
+        <MapView settings={settings.data.result} height={320} drawArea={{ value: area, onChange: (next) => onChange?.(next ? JSON.stringify(next) : undefined) }} />
+      </div>
+      <Space>
+        <Typography.Text type="secondary">{area ? t('project.drawDone') : t('project.drawHint')}</Typography.Text>
+        {area && (
+          <Button size="small" onClick={() => onChange?.(undefined)} data-testid="project-draw-clear">
+            {t('project.drawClear')}
+          </Button>
+        )}
+      </Space>
+    </Space>
+  );
+}
+
+/** Create or edit a project. The area is drawn on the map, typed as a rectangle, or pasted as GeoJSON. */
 export function ProjectFormModal({ project, open, onClose }: { project: Project | null; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [mode, setMode] = useState<Values['areaMode']>('rect');
+  const [mode, setMode] = useState<Values['areaMode']>('draw');
   const allowClick = useClickGuard();
 
   useEffect(() => {
     if (!open) return;
     form.resetFields();
     const bbox = project?.bbox;
-    const isRect = !project || (project.area.type === 'Polygon' && project.area.coordinates[0].length === 5);
-    setMode(isRect ? 'rect' : 'geojson');
+    setMode('draw');
     form.setFieldsValue(
       project
         ? {
@@ -46,11 +80,11 @@ export function ProjectFormModal({ project, open, onClose }: { project: Project 
             district: project.district ?? undefined,
             description: project.description ?? undefined,
             period: [project.startDate ? dayjs(project.startDate) : null, project.endDate ? dayjs(project.endDate) : null],
-            areaMode: isRect ? 'rect' : 'geojson',
+            areaMode: 'draw',
             rect: bbox ? { minLon: bbox[0], minLat: bbox[1], maxLon: bbox[2], maxLat: bbox[3] } : undefined,
             geojson: JSON.stringify(project.area),
           }
-        : { status: 'planned', networkTypes: ['water'], areaMode: 'rect', city: '' },
+        : { status: 'planned', networkTypes: ['water'], areaMode: 'draw', city: '' },
     );
   }, [open, project, form]);
 
@@ -105,7 +139,7 @@ export function ProjectFormModal({ project, open, onClose }: { project: Project 
     <Modal
       open={open}
       title={project ? t('project.edit') : t('project.new')}
-      width={640}
+      width={mode === 'draw' ? 760 : 640}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={submit}
@@ -152,9 +186,13 @@ export function ProjectFormModal({ project, open, onClose }: { project: Project 
           </Col>
         </Row>
         <Form.Item name="areaMode" label={t('project.area')} extra={t('project.areaHint')}>
-          <Radio.Group onChange={(e) => setMode(e.target.value)} optionType="button" options={(['rect', 'geojson'] as const).map((m) => ({ value: m, label: t(`project.areaMode.${m}`) }))} />
+          <Radio.Group onChange={(e) => setMode(e.target.value)} optionType="button" options={(['draw', 'rect', 'geojson'] as const).map((m) => ({ value: m, label: t(`project.areaMode.${m}`) }))} data-testid="project-area-mode" />
         </Form.Item>
-        {mode === 'rect' ? (
+        {mode === 'draw' ? (
+          <Form.Item name="geojson" rules={[{ required: true, message: t('project.drawRequired') }]}>
+            <AreaDrawField />
+          </Form.Item>
+        ) : mode === 'rect' ? (
           <Row gutter={16}>
             {coordinate('minLon', 180)}
             {coordinate('minLat', 90)}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { RUNNING_IMPORT_STATUSES, translate, type ImportJobView, type Language, type MessageKey, type MessageParam } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { importJobs, type ImportProblemRecord } from '../../db/schema.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import type { UploadedFile } from '../../http/uploads.ts';
+import { crsOfSrid, reprojectToWgs84, type DetectedCrs, type Reproject } from './crs.ts';
+import { JobInterrupted } from './runner.ts';
+import { openImportFile, UnreadableFile, type Source } from './sources/index.ts';
+
+export type ImportJob = typeof importJobs.$inferSelect;
+export type ImportKind = ImportJob['kind'];
+
+/** Features read to list a file's fields and their sample values. */
+const SAMPLE_FEATURES = 200;
+/** Problems kept for the report; the count covers them all. */
+export const MAX_PROBLEMS = 500;
+/** A running job not touched for this long was cut off by a stopped server. */
+const STALE_AFTER_MS = 10 * 60 * 1000;
+
+export interface ImportLimits {
+  dataDir: string;
+  uploadLimit: number;
+}
+
+const uploadPath = (job: Pick<ImportJob, 'workDir' | 'fileName'>) => join(job.workDir, `upload${extname(job.fileName).toLowerCase()}`);
+const unpackedDir = (job: Pick<ImportJob, 'workDir'>) => join(job.workDir, 'unpacked');
+/** A zip may unpack to this many times the upload limit. */
+const unzipLimit = (limits: ImportLimits) => limits.uploadLimit * 4;
+
+/** Opens the job's file again (a zip is unpacked once, at analysis). */
+export function openJobSource(job: ImportJob, limits: ImportLimits): Promise<Source> {
+  return openImportFile(uploadPath(job), job.fileName, unpackedDir(job), unzipLimit(limits));
+}
+
+/** The coordinate system the job reads in: the user's choice, else what the file says. */
+export function jobCrs(job: ImportJob, srid: number | undefined): DetectedCrs | null {
+  if (srid !== undefined) return crsOfSrid(srid);
+  if (job.detectedSrid !== null) return crsOfSrid(job.detectedSrid);
+  if (job.detectedCrs === null) return null;
+  return { srid: null, name: job.detectedCrs, definition: job.crsDefinition };
+}
+
+const sampleText = (value: unknown) => (typeof value === 'object' ? JSON.stringify(value) : String(value)).slice(0, 60);
+
+/**
+ * Keeps an upload as a new job: the file is opened (a zip unpacked), its first features give the
+ * field names, sample values and geometry types for the mapping step. A file that cannot be read
+ * is refused with the reason and nothing is kept.
+ */
+export async function analyseUpload(db: Db, limits: ImportLimits, input: { enterpriseId: number; userId: number; kind: ImportKind; upload: UploadedFile }) {
+  const workDir = join(limits.dataDir, 'imports', randomUUID());
+  await mkdir(workDir, { recursive: true });
+  const draft = { workDir, fileName: input.upload.filename };
+  await rename(input.upload.path, uploadPath(draft));
+  try {
+    const source = await openImportFile(uploadPath(draft), draft.fileName, unpackedDir(draft), unzipLimit(limits));
+    const fields = new Map<string, string[]>();
+    const geometryTypes = new Set<string>();
+    let count = 0;
+    for await (const feature of source.features()) {
+      if (feature.geometry) geometryTypes.add(feature.geometry.type);
+      for (const [name, value] of Object.entries(feature.properties)) {
+        const samples = fields.get(name) ?? fields.set(name, []).get(name)!;
+        const text = value === null || value === undefined ? '' : sampleText(value);
+        if (text.trim() && samples.length < 3 && !samples.includes(text)) samples.push(text);
+      }
+      if (++count >= SAMPLE_FEATURES) break;
+    }
+    if (count === 0) throw new UnreadableFile('import.noFeatures');
+    const [job] = await db
+      .insert(importJobs)
+      .values({
+        enterpriseId: input.enterpriseId,
+        kind: input.kind,
+        status: 'analysed',
+        fileName: input.upload.filename,
+        fileSize: input.upload.size,
+        workDir,
+        format: source.format,
+        detectedSrid: source.crs?.srid ?? null,
+        detectedCrs: source.crs?.name ?? null,
+        crsDefinition: source.crs?.definition ?? null,
+        fields: [...fields].map(([name, samples]) => ({ name, samples })),
+        geometryTypes: [...geometryTypes],
+        createdBy: input.userId,
+      })
+      .returning();
+    return job;
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    if (error instanceof UnreadableFile) throw badRequest(error.messageKey, error.params);
+    throw error;
+  }
+}
+
+export async function getImportJob(db: Db, enterpriseId: number, id: number, kind: ImportKind): Promise<ImportJob> {
+  await failStaleJobs(db, enterpriseId);
+  const [job] = await db.select().from(importJobs).where(and(eq(importJobs.id, id), eq(importJobs.enterpriseId, enterpriseId), eq(importJobs.kind, kind)));
+  if (!job) throw notFound('notFound.import');
+  return job;
+}
+
+export async function listImportJobs(db: Db, enterpriseId: number, kind: ImportKind, limit = 20) {
+  await failStaleJobs(db, enterpriseId);
+  return db.select().from(importJobs).where(and(eq(importJobs.enterpriseId, enterpriseId), eq(importJobs.kind, kind))).orderBy(desc(importJobs.id)).limit(limit);
+}
+
+/** One job at a time per enterprise: two writers of the same network would undo each other. */
+export async function assertNoRunningJob(db: Db, enterpriseId: number, kind: ImportKind) {
+  await failStaleJobs(db, enterpriseId);
+  const [running] = await db
+    .select({ id: importJobs.id })
+    .from(importJobs)
+    .where(and(eq(importJobs.enterpriseId, enterpriseId), eq(importJobs.kind, kind), inArray(importJobs.status, [...RUNNING_IMPORT_STATUSES])));
+  if (running) throw new AppError(409, 'import.busy');
+}
+
+/** Marks the job as running with the user's options (only from analysed, so a double click starts it once). */
+export async function markStarted(db: Db, job: ImportJob, options: Record<string, unknown>) {
+  const started = await db
+    .update(importJobs)
+    .set({ status: 'validating', options, startedAt: new Date(), heartbeatAt: new Date() })
+    .where(and(eq(importJobs.id, job.id), eq(importJobs.status, 'analysed')))
+    .returning({ id: importJobs.id });
+  if (!started.length) throw new AppError(409, 'import.notAnalysed');
+}
+
+export async function reportProgress(db: Db, jobId: number, values: Partial<Pick<ImportJob, 'status' | 'progress' | 'rowsRead'>>) {
+  await db.update(importJobs).set({ ...values, heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
+}
+
+/** A problem in both languages, so the report reads in whichever language the reader uses. */
+export function problem(row: number | null, featureId: string | null, field: string | null, key: MessageKey, params: Record<string, MessageParam> = {}): ImportProblemRecord {
+  return { row, featureId, field, reason: { 'zh-CN': translate(key, 'zh-CN', params), 'en-US': translate(key, 'en-US', params) } };
+}
+
+/** Ends the job as failed with its report; nothing it staged stays. */
+export async function markFailed(db: Db, job: Pick<ImportJob, 'id' | 'workDir'>, problems: ImportProblemRecord[], problemCount = problems.length) {
+  await db
+    .update(importJobs)
+    .set({ status: 'failed', problems: problems.slice(0, MAX_PROBLEMS), problemCount, finishedAt: new Date(), heartbeatAt: new Date() })
+    .where(eq(importJobs.id, job.id));
+  await rm(job.workDir, { recursive: true, force: true });
+}
+
+export async function removeWorkDir(job: Pick<ImportJob, 'workDir'>) {
+  await rm(job.workDir, { recursive: true, force: true });
+}
+
+async function failStaleJobs(db: Db, enterpriseId: number) {
+  const stale = await db
+    .select({ id: importJobs.id, workDir: importJobs.workDir })
+    .from(importJobs)
+    .where(
+      and(
+        eq(importJobs.enterpriseId, enterpriseId),
+        inArray(importJobs.status, [...RUNNING_IMPORT_STATUSES]),
+        lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`),
+      ),
+    );
+  for (const job of stale) await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
+}
+
+/** The job as the console shows it, problems in the reader's language. */
+export function importJobView(job: ImportJob, lang: Language, suggestedMapping: ImportJobView['suggestedMapping']): ImportJobView {
+  return {
+    id: job.id,
+    kind: job.kind,
+    status: job.status,
+    fileName: job.fileName,
+    fileSize: job.fileSize,
+    format: job.format,
+    detectedSrid: job.detectedSrid,
+    detectedCrs: job.detectedCrs,
+    fields: job.fields,
+    geometryTypes: job.geometryTypes,
+    suggestedMapping,
+    options: job.options as ImportJobView['options'],
+    progress: job.progress,
+    rowsRead: job.rowsRead,
+    rowsWritten: job.rowsWritten,
+    problemCount: job.problemCount,
+    problems: job.problems.map((p) => ({ row: p.row, featureId: p.featureId, field: p.field, reason: p.reason[lang] })),
+    result: job.result,
+    createdAt: job.createdAt.toISOString(),
+    startedAt: job.startedAt?.toISOString() ?? null,
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Runs the reading and writing of a started job, the same for every kind: the coordinate system
+ * must be known, and an interruption, an unreadable file or an unexpected error ends the job as
+ * failed with the reason (its work writes in one transaction, so nothing is half-written). On
+ * success the uploaded file goes.
+ */
+export async function runImportJob(db: Db, limits: ImportLimits, job: ImportJob, srid: number | undefined, work: (source: Source, reproject: Reproject) => Promise<void>) {
+  try {
+    const crs = jobCrs(job, srid);
+    if (!crs) return await markFailed(db, job, [problem(null, null, 'srid', 'import.unknownCrs')]);
+    if (!crs.definition) return await markFailed(db, job, [problem(null, null, 'srid', 'import.crsUnreadable', { name: crs.name })]);
+    await work(await openJobSource(job, limits), reprojectToWgs84(crs));
+    await removeWorkDir(job);
+  } catch (error) {
+    if (error instanceof JobInterrupted) return await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
+    if (error instanceof UnreadableFile) return await markFailed(db, job, [problem(null, null, 'file', error.messageKey, error.params)]);
+    await markFailed(db, job, [problem(null, null, null, 'import.internal')]).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ImportJobView } from '@console/contract';
+import { as, createTestApp, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+
+const demo = useDemoServer();
+const FIXTURES = resolve(import.meta.dirname, '../../../test-fixtures/imports');
+const fixture = (name: string) => readFileSync(resolve(FIXTURES, name));
+
+type Api = ReturnType<typeof as>;
+
+async function upload(api: Api, fileName: string, content: Buffer | string) {
+  const response = await api({ method: 'POST', url: '/api/pipelines/imports', ...multipartFile('file', fileName, content) });
+  return response;
+}
+
+/** Uploads, starts with the suggested mapping (plus overrides) and waits for the job to end. */
+async function importFile(api: Api, fileName: string, content: Buffer | string, options: Record<string, unknown> = {}): Promise<ImportJobView> {
+  const analysed = await upload(api, fileName, content);
+  expect(analysed.statusCode, analysed.body).toBe(200);
+  const job = analysed.json().result as ImportJobView;
+  const started = await api({ method: 'POST', url: `/api/pipelines/imports/${job.id}/start`, payload: { mapping: job.suggestedMapping, ...options } });
+  expect(started.statusCode, started.body).toBe(200);
+  await demo.app.imports.settled(job.id);
+  return (await api({ method: 'GET', url: `/api/pipelines/imports/${job.id}` })).json().result;
+}
+
+async function pipeCount(api: Api, keyword = '') {
+  return (await api({ method: 'GET', url: `/api/pipelines?pageSize=1&keyword=${keyword}` })).json().result.total as number;
+}
+
+async function pipe(api: Api, pipeId: string) {
+  const list = (await api({ method: 'GET', url: `/api/pipelines?keyword=${pipeId}` })).json().result.list;
+  return list.find((p: { pipeId: string }) => p.pipeId === pipeId);
+}
+
+const ORIGINAL = JSON.parse(fixture('network.geojson').toString()).features as { geometry: { coordinates: number[][] } }[];
+
+/** Every imported line lies where the source GeoJSON (WGS 84) put it, within about 10 cm. */
+async function expectOriginalPositions(api: Api) {
+  for (const [index, feature] of ORIGINAL.entries()) {
+    const stored = await pipe(api, `IMP-${String(index + 1).padStart(3, '0')}`);
+    expect(stored.geometry.type).toBe('LineString');
+    stored.geometry.coordinates.forEach((p: number[], i: number) => {
+      expect(p[0]).toBeCloseTo(feature.geometry.coordinates[i][0], 6);
+      expect(p[1]).toBeCloseTo(feature.geometry.coordinates[i][1], 6);
+    });
+  }
+}
+
+describe('pipe imports', () => {
+  it('reads a GeoJSON, suggests the mapping from Chinese field names and writes every pipe', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const before = await pipeCount(api);
+    const analysed = (await upload(api, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;
+    expect(analysed).toMatchObject({ status: 'analysed', format: 'geojson', detectedSrid: 4326, geometryTypes: ['LineString'] });
+    expect(analysed.fields.map((f) => f.name)).toEqual(['编号', '管线类型', '材质', '管径', '建设年代', '埋深', '权属单位']);
+    expect(analysed.fields[0].samples).toEqual(['IMP-001', 'IMP-002', 'IMP-003']);
+    expect(analysed.suggestedMapping).toEqual({ pipeId: '编号', networkType: '管线类型', material: '材质', diameterMm: '管径', installYear: '建设年代', depthM: '埋深', owner: '权属单位' });
+    expect(await pipeCount(api)).toBe(before); // analysing writes nothing
+
+    const job = await importFile(api, 'network.geojson', fixture('network.geojson'));
+    expect(job).toMatchObject({ status: 'succeeded', rowsRead: 12, rowsWritten: 12, result: { inserted: 12, updated: 0, deleted: 0 }, problemCount: 0, progress: 1 });
+    expect(job.result!.extent![0]).toBeCloseTo(120.205, 6);
+    expect(job.result!.extent![3]).toBeCloseTo(30.2082, 6); // the V-shaped pipes rise 0.0002° above their row
+    expect(await pipeCount(api)).toBe(before + 12);
+    expect(await pipe(api, 'IMP-001')).toMatchObject({ networkType: 'water', material: 'ductile iron', diameterMm: 100, installYear: 2000, depthM: 1.1, owner: '滨江水务' });
+    expect(await pipe(api, 'IMP-012')).toMatchObject({ networkType: 'drainage', material: 'cast iron', diameterMm: 300 });
+    await expectOriginalPositions(api);
+  });
+
+  it.each([
+    ['network-cgcs2000.zip', 4490],
+    ['network-utm51n.zip', 32651],
+    ['network-webmercator.zip', 3857],
+    ['network-gk120.zip', 4549],
+  ])('reprojects the zipped Shapefile %s (EPSG:%i) to WGS 84', async (file, srid) => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const before = await pipeCount(api);
+    const analysed = (await upload(api, file, fixture(file))).json().result as ImportJobView;
+    expect(analysed).toMatchObject({ format: 'shapefile', detectedSrid: srid });
+    expect(analysed.suggestedMapping.pipeId).toBeDefined();
+    expect(analysed.suggestedMapping.diameterMm).toBeDefined();
+    const job = await importFile(api, file, fixture(file), { mode: 'upsert' });
+    expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded', result: { inserted: 0, updated: 12, deleted: 0 } });
+    expect(await pipeCount(api)).toBe(before);
+    expect(await pipe(api, 'IMP-005')).toMatchObject({ networkType: 'water', material: 'ductile iron', diameterMm: 100, owner: '滨江水务' });
+    await expectOriginalPositions(api);
+  });
+
+  it('reads GBK attribute names of a Shapefile whose .cpg says CP936', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const analysed = (await upload(api, 'network-cgcs2000.zip', fixture('network-cgcs2000.zip'))).json().result as ImportJobView;
+    expect(analysed.fields.map((f) => f.name)).toContain('权属单位');
+    expect(analysed.fields.find((f) => f.name === '材质')!.samples).toContain('球墨铸铁');
+  });
+
+  it.each(['network.kml', 'network.csv'])('imports %s', async (file) => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const job = await importFile(api, file, fixture(file), { mode: 'upsert' });
+    expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded', format: file.endsWith('kml') ? 'kml' : 'csv', result: { updated: 12 } });
+    await expectOriginalPositions(api);
+  });
+
+  it('refuses a corrupt zip and a file of another kind, keeping nothing', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const jobsBefore = (await api({ method: 'GET', url: '/api/pipelines/imports' })).json().result.length;
+    const corrupt = await upload(api, 'corrupt.zip', fixture('corrupt.zip'));
+    expect(corrupt.statusCode, corrupt.body).toBe(400);
+    expect(corrupt.json().message).toBe('file: not a valid zip archive (damaged or cut short?)');
+    const docx = multipartFile('file', 'pipes.docx', 'x');
+    const word = await api({ method: 'POST', url: '/api/pipelines/imports', payload: docx.payload, headers: { ...docx.headers, 'Accept-Language': 'zh-CN' } });
+    expect(word.statusCode).toBe(400);
+    expect(word.json().message).toBe('file：pipes.docx 不是 GeoJSON、Shapefile 压缩包、KML/KMZ 或 CSV 文件');
+    const other = multipartFile('file', 'network.geojson', 'x');
+    const wrongBoundary = await api({ method: 'POST', url: '/api/pipelines/imports', payload: docx.payload, headers: other.headers });
+    expect(wrongBoundary.statusCode).toBe(400);
+    const empty = await upload(api, 'empty.geojson', '{"type":"FeatureCollection","features":[]}');
+    expect(empty.json().message).toBe('file: holds no features');
+    const broken = await upload(api, 'broken.geojson', '{"type":"FeatureCollection","features":[{"type":"Feature",');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().message).toMatch(/^file: cannot be read as GeoJSON/);
+    const noFile = await api({ method: 'POST', url: '/api/pipelines/imports', payload: {} });
+    expect(noFile.statusCode).toBe(400);
+    expect(noFile.json().message).toMatch(/^file: /);
+    expect((await api({ method: 'GET', url: '/api/pipelines/imports' })).json().result.length).toBe(jobsBefore);
+  });
+
+  it('asks for the coordinate system of a Shapefile without .prj, and uses the one chosen', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const before = await pipeCount(api);
+    const analysed = (await upload(api, 'no-prj.zip', fixture('no-prj.zip'))).json().result as ImportJobView;
+    expect(analysed).toMatchObject({ detectedSrid: null, detectedCrs: null });
+    const failed = await importFile(api, 'no-prj.zip', fixture('no-prj.zip'), { mode: 'upsert' });
+    expect(failed.status).toBe('failed');
+    expect(failed.problems).toEqual([{ row: null, featureId: null, field: 'srid', reason: 'the file does not say its coordinate system (no .prj): choose one in the mapping step' }]);
+    const chosen = await importFile(api, 'no-prj.zip', fixture('no-prj.zip'), { mode: 'upsert', srid: 32651 });
+    expect(chosen.status).toBe('succeeded');
+    expect(await pipeCount(api)).toBe(before);
+    await expectOriginalPositions(api);
+    const wrongSrid = await api({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping, srid: 1234 } });
+    expect(wrongSrid.json().message).toBe('srid: not a coordinate system we can read (EPSG code)');
+  });
+
+  it('fails a file with bad features as a whole, reporting each row and why', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const before = await pipeCount(api);
+    const line = [[120.21, 30.21], [120.211, 30.21]];
+    const features = [
+      { properties: { id: 'OK-1', type: 'water' }, geometry: { type: 'LineString', coordinates: line } },
+      { properties: { id: 'POLY-1', type: 'water' }, geometry: { type: 'Polygon', coordinates: [[[120.2, 30.2], [120.21, 30.2], [120.21, 30.21], [120.2, 30.2]]] } },
+      { properties: { id: 'FAR-1', type: 'water' }, geometry: { type: 'LineString', coordinates: [[120.2, 30.2], [120.2, 130.2]] } },
+      { properties: { id: '', type: 'water' }, geometry: { type: 'LineString', coordinates: line } },
+      { properties: { id: 'TYPE-1', type: 'oil' }, geometry: { type: 'LineString', coordinates: line } },
+      { properties: { id: 'DN-1', type: 'gas', dn: 'big' }, geometry: { type: 'LineString', coordinates: line } },
+      { properties: { id: 'NOGEOM-1', type: 'gas' }, geometry: null },
+    ].map((f) => ({ type: 'Feature', ...f }));
+    const job = await importFile(api, 'bad.geojson', JSON.stringify({ type: 'FeatureCollection', features }));
+    expect(job.status).toBe('failed');
+    expect(job.result).toBeNull();
+    expect(job.problems).toEqual([
+      { row: 2, featureId: 'POLY-1', field: 'geometry', reason: 'is a Polygon where a line (LineString or MultiLineString) belongs' },
+      { row: 3, featureId: 'FAR-1', field: 'geometry', reason: expect.stringMatching(/longitude|latitude|range/i) },
+      { row: 4, featureId: null, field: 'pipeId (id)', reason: 'is required' },
+      { row: 5, featureId: 'TYPE-1', field: 'networkType (type)', reason: '"oil" is not a network type (water, gas, drainage, heat, power, telecom)' },
+      { row: 6, featureId: 'DN-1', field: 'diameterMm (dn)', reason: expect.any(String) },
+      { row: 7, featureId: 'NOGEOM-1', field: 'geometry', reason: 'has no geometry' },
+    ]);
+    expect(job.problemCount).toBe(6);
+    expect(await pipeCount(api)).toBe(before); // OK-1 was fine, yet nothing is written
+    expect(await pipeCount(api, 'OK-1')).toBe(0);
+
+    const zh = (await api({ method: 'GET', url: `/api/pipelines/imports/${job.id}`, headers: { 'Accept-Language': 'zh-CN' } })).json().result;
+    expect(zh.problems[0].reason).toBe('是 Polygon，此处需要线（LineString 或 MultiLineString）');
+  });
+
+  it('refuses ids already in the network when adding, and ids twice in the file', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const existing = (await api({ method: 'GET', url: '/api/pipelines?pageSize=1' })).json().result.list[0];
+    const line = { type: 'LineString', coordinates: [[120.21, 30.21], [120.211, 30.21]] };
+    const csv = `pipe_id,network_type,wkt\n${existing.pipeId},water,"LINESTRING (120.21 30.21, 120.211 30.21)"\nNEW-1,water,"LINESTRING (120.21 30.21, 120.211 30.21)"\n`;
+    const clash = await importFile(api, 'clash.csv', csv);
+    expect(clash.status).toBe('failed');
+    expect(clash.problems).toEqual([{ row: 1, featureId: existing.pipeId, field: 'pipeId', reason: `pipe id ${existing.pipeId} is already in the network (choose "add or update" to update it)` }]);
+    const twice = await importFile(api, 'twice.geojson', JSON.stringify({ type: 'FeatureCollection', features: [1, 2].map(() => ({ type: 'Feature', properties: { id: 'DUP-1', type: 'water' }, geometry: line })) }));
+    expect(twice.problems).toEqual([{ row: 1, featureId: 'DUP-1', field: 'pipeId', reason: 'pipe id DUP-1 is in the file more than once' }]);
+    expect(await pipeCount(api, 'NEW-1')).toBe(0);
+    expect(await pipeCount(api, 'DUP-1')).toBe(0);
+  });
+
+  it('replaces the whole network when asked, and moves the map on', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const before = await pipeCount(api);
+    expect(before).toBeGreaterThan(12);
+    const version = async () => (await api({ method: 'GET', url: '/api/tiles/pipes/3857/16/54651/26995.pbf' })).rawPayload.length;
+    const tileBefore = await version();
+    const job = await importFile(api, 'network.geojson', fixture('network.geojson'), { mode: 'replace', networkType: 'gas' });
+    expect(job.result).toMatchObject({ inserted: 12, updated: 0, deleted: before });
+    expect(await pipeCount(api)).toBe(12);
+    expect(await version()).not.toBe(tileBefore);
+  });
+
+  it('starts a job once, one job at a time, only for members who may import, and only in its enterprise', async () => {
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const analysed = (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    expect((await upload(viewer, 'network.geojson', fixture('network.geojson'))).statusCode).toBe(403);
+    expect((await viewer({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping } })).statusCode).toBe(403);
+    expect((await viewer({ method: 'GET', url: `/api/pipelines/imports/${analysed.id}` })).statusCode).toBe(200);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gas({ method: 'GET', url: `/api/pipelines/imports/${analysed.id}` })).statusCode).toBe(404);
+    expect((await gas({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping } })).statusCode).toBe(404);
+
+    const noId = await member({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: { networkType: '管线类型' } } });
+    expect(noId.json().message).toBe('mapping.pipeId: choose the field that holds the pipe id');
+    const unknown = await member({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: { pipeId: 'GXBH' } } });
+    expect(unknown.json().message).toBe('mapping.pipeId: the file has no field "GXBH"');
+
+    const start = () => member({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping, mode: 'upsert' } });
+    expect((await start()).statusCode).toBe(200);
+    const again = await start();
+    expect(again.statusCode).toBe(409);
+    await demo.app.imports.settled(analysed.id);
+  });
+});
+
+describe('upload limit', () => {
+  it('refuses a file over UPLOAD_LIMIT_MB with 413, naming the field', async () => {
+    const small = await createTestApp({ uploadLimit: 1024 });
+    try {
+      const ids = (await as(small.app, await login(small.app, 'admin'))({ method: 'GET', url: '/api/enterprise/getUserEnterprises' })).json().result;
+      const api = as(small.app, await login(small.app, 'admin'), ids[0].id);
+      const response = await api({ method: 'POST', url: '/api/pipelines/imports', ...multipartFile('file', 'network.geojson', fixture('network.geojson')) });
+      expect(response.statusCode).toBe(413);
+      expect(response.json().message).toBe('file: larger than the upload limit of 0 MB');
+    } finally {
+      await small.close();
+    }
+  });
+});

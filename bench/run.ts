@@ -1,0 +1,238 @@
+/**
+ * Benchmarks of the pipe network at 1,000,000 segments (npm run bench):
+ *  1. importing a generated GeoJSON through the import job (rows/s, peak memory), on embedded PGlite
+ *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
+ *  2. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
+ *     against the same tiles made by PostGIS ST_AsMVT in the same run.
+ * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
+ * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
+ */
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { generateCity } from '../apps/server/src/demo/city.ts';
+import { seedDemo } from '../apps/server/src/demo/seed.ts';
+import { migrateDatabase, openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { analyseUpload, getImportJob } from '../apps/server/src/modules/imports/jobs.ts';
+import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
+import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/pipelines/import.ts';
+import { clearTileCache, diameterFloorsAt, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
+import { writeGeoJson } from './files.ts';
+
+const run = promisify(execFile);
+const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
+const TILES_PER_ZOOM = 100;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+/** Peak resident memory of this process while `work` runs (sampled every 50 ms). */
+async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ value: T; peakRss: number; ms: number }> {
+  let peakRss = process.memoryUsage().rss;
+  const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+  const started = performance.now();
+  try {
+    const value = await work();
+    return { value, peakRss: Math.max(peakRss, process.memoryUsage().rss), ms: performance.now() - started };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A database for one run: embedded PGlite in a folder, or a new database on the server (dropped at the end). */
+async function freshDatabase(kind: 'pglite' | 'postgres', dir: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ dataDir: join(dir, 'pglite') });
+    await migrateDatabase(database);
+    return { database, drop: async () => database.close() };
+  }
+  const name = `console_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  await migrateDatabase(database);
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const client = new pg.Client({ connectionString: SERVER_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
+async function importNetwork(database: Database, dir: string, file: string, enterpriseId: number) {
+  const limits = { dataDir: dir, uploadLimit: 1024 * 1024 * 1024 };
+  const upload = join(dir, `upload-${Date.now()}`);
+  await copyFile(file, upload);
+  const runner = new JobRunner();
+  return withPeakMemory(async () => {
+    const job = await analyseUpload(database.db, limits, { enterpriseId, userId: 1, kind: 'pipes', upload: { path: upload, filename: 'network.geojson', mimetype: 'application/geo+json', size: (await stat(upload)).size } });
+    await startPipeImport(database.db, limits, runner, job, { mapping: suggestPipeMapping(job.fields.map((f) => f.name)), mode: 'replace' }, (error) => {
+      throw error;
+    });
+    await runner.settled(job.id);
+    const done = await getImportJob(database.db, enterpriseId, job.id, 'pipes');
+    if (done.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(done.problems.slice(0, 3))}`);
+    return done.rowsWritten;
+  });
+}
+
+async function hasCommand(command: string) {
+  return run(command, ['--version']).then(() => true, () => false);
+}
+
+async function postgisAvailable(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create extension if not exists postgis');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The web-mercator tiles at zoom z over the city, a deterministic sample of `count`. */
+function sampleTiles(extent: [number, number, number, number], z: number, count: number) {
+  const n = 2 ** z;
+  const x = (lon: number) => Math.floor(((lon + 180) / 360) * n);
+  const y = (lat: number) => {
+    const r = (lat * Math.PI) / 180;
+    return Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+  };
+  const tiles: [number, number][] = [];
+  for (let tx = x(extent[0]); tx <= x(extent[2]); tx++) for (let ty = y(extent[3]); ty <= y(extent[1]); ty++) tiles.push([tx, ty]);
+  const step = Math.max(1, tiles.length / count);
+  return Array.from({ length: Math.min(count, tiles.length) }, (_, i) => tiles[Math.floor(i * step)]);
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function timeTiles(make: (z: number, x: number, y: number) => Promise<number>, tiles: Map<number, [number, number][]>) {
+  const result = new Map<number, { p50: number; p99: number; bytes: number }>();
+  for (const [z, list] of tiles) {
+    const times: number[] = [];
+    let bytes = 0;
+    for (const [x, y] of list) {
+      const started = performance.now();
+      bytes += await make(z, x, y);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    result.set(z, { p50: percentile(times, 50), p99: percentile(times, 99), bytes: bytes / list.length });
+  }
+  return result;
+}
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'console-bench-'));
+  const lines: string[] = [];
+  const say = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  try {
+    say(`Pipe network benchmark: ${PIPES.toLocaleString('en')} segments (node ${process.version}, ${process.platform})`);
+    const city = generateCity({ pipes: PIPES });
+    const file = join(dir, 'network.geojson');
+    await writeGeoJson(file, city.pipes);
+    say(`generated GeoJSON: ${city.pipes.length.toLocaleString('en')} segments, ${mb((await stat(file)).size)}`);
+    const rows = city.pipes.length;
+
+    // 1. Imports.
+    say('\nImport (job: stream, check, stage, write in one transaction)');
+    const embedded = await freshDatabase('pglite', dir);
+    await seedDemo(embedded.database.db, { cityPipes: 200 });
+    const onPglite = await importNetwork(embedded.database, dir, file, 1);
+    say(`  ours, PGlite:      ${seconds(onPglite.ms)}  ${Math.round(rows / (onPglite.ms / 1000)).toLocaleString('en')} rows/s  peak RSS ${mb(onPglite.peakRss)}`);
+    await embedded.drop();
+
+    const server = await freshDatabase('postgres', dir);
+    await seedDemo(server.database.db, { cityPipes: 200 });
+    const onServer = await importNetwork(server.database, dir, file, 1);
+    say(`  ours, PostgreSQL:  ${seconds(onServer.ms)}  ${Math.round(rows / (onServer.ms / 1000)).toLocaleString('en')} rows/s  peak RSS ${mb(onServer.peakRss)}`);
+    const postgis = await postgisAvailable(server.url!);
+    if ((await hasCommand('ogr2ogr')) && postgis) {
+      const started = performance.now();
+      const u = new URL(server.url!);
+      const connection = `PG:host=${u.hostname} port=${u.port || 5432} user=${decodeURIComponent(u.username)} dbname=${u.pathname.slice(1)}${u.password ? ` password=${decodeURIComponent(u.password)}` : ''}`;
+      await run('ogr2ogr', ['-f', 'PostgreSQL', connection, file, '-nln', 'bench_gdal_pipes', '-lco', 'GEOMETRY_NAME=geom', '-gt', '65536', '--config', 'PG_USE_COPY', 'YES'], { maxBuffer: 1 << 26 });
+      const ms = performance.now() - started;
+      say(`  peer, ogr2ogr -> PostGIS (COPY, no checks): ${seconds(ms)}  ${Math.round(rows / (ms / 1000)).toLocaleString('en')} rows/s`);
+      say(`  ratio ours(PostgreSQL)/ogr2ogr time: ${(onServer.ms / ms).toFixed(2)}`);
+    } else {
+      say('  peer ogr2ogr -> PostGIS: skipped (needs Debian gdal-bin and postgresql-15-postgis-3)');
+    }
+
+    // 2. Tiles over the imported network, on the PostgreSQL server.
+    say(`\nVector tiles (3857, cold cache, ${TILES_PER_ZOOM} tiles per zoom over the city; all pipes from z13, mains from z11, trunk mains from z8)`);
+    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILES_PER_ZOOM)] as const));
+    const db = server.database.db;
+    await db.execute(sql`analyze pipes`);
+    const ours = await timeTiles(async (z, x, y) => {
+      clearTileCache();
+      return (await pipeTile(db, 1, 3857, z, x, y)).length;
+    }, tiles);
+    let peer: typeof ours | null = null;
+    if (postgis) {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      await client.query(`create table bench_postgis_pipes as
+        select id, pipe_id, network_type, material, diameter_mm, install_year,
+               ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(geometry::text), 4326), 3857) as geom
+        from pipes where enterprise_id = 1`);
+      await client.query('create index on bench_postgis_pipes using gist (geom)');
+      await client.query('analyze bench_postgis_pipes');
+      // The same pipes as ours at each zoom.
+      const floorFilter = (z: number) => {
+        const f = diameterFloorsAt(z);
+        if (f === null) return '';
+        if (f === 'none') return 'and false';
+        return `and ((network_type = 'water' and diameter_mm >= ${f.water}) or (network_type = 'gas' and diameter_mm >= ${f.gas})
+          or (network_type = 'drainage' and diameter_mm >= ${f.drainage}) or (network_type not in ('water', 'gas', 'drainage') and diameter_mm >= ${f.other}))`;
+      };
+      peer = await timeTiles(async (z, x, y) => {
+        const filter = floorFilter(z);
+        const { rows: [row] } = await client.query(
+          `select ST_AsMVT(q, 'pipes', 4096, 'geom') as tile from (
+             select id, pipe_id, network_type, material, diameter_mm, install_year,
+                    ST_AsMVTGeom(geom, ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom
+             from bench_postgis_pipes where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}) q`,
+          [z, x, y],
+        );
+        return (row.tile as Buffer).length;
+      }, tiles);
+      await client.end();
+    }
+    for (const z of ZOOMS) {
+      const o = ours.get(z)!;
+      const p = peer?.get(z);
+      say(
+        `  z${z}: ours p50 ${o.p50.toFixed(1)} ms p99 ${o.p99.toFixed(1)} ms (${(o.bytes / 1024).toFixed(1)} KiB)` +
+          (p ? ` | PostGIS ST_AsMVT p50 ${p.p50.toFixed(1)} ms p99 ${p.p99.toFixed(1)} ms (${(p.bytes / 1024).toFixed(1)} KiB) | ratio p50 ours/PostGIS ${(o.p50 / p.p50).toFixed(2)}` : ' | PostGIS: skipped (not installed)'),
+      );
+    }
+    await server.drop();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
