@@ -63,6 +63,10 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   }, [isMobile, settings.isMobile]);
 
   const dark = settings.theme === 'dark';
+  // Menu popups are portalled to <body>; layout.css colours them by this attribute.
+  useEffect(() => {
+    document.body.dataset.navTheme = settings.theme;
+  }, [settings.theme]);
   const primary = PRIMARY_COLORS[settings.primaryColor];
   // The side menu sits under a full-width header that carries the title and actions ("mix").
   const layout = settings.layout === 'sidemenu' ? 'mix' : 'top';
