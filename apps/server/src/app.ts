@@ -138,7 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(projectRoutes, { prefix: '/projects' });
       const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit };
       await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner });
-      await api.register(acquisitionRoutes, { prefix: '/acquisitions' });
+      await api.register(acquisitionRoutes, { prefix: '/acquisitions', limits, runner: importRunner });
       await api.register(leakRoutes, { prefix: '/leaks', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({

@@ -32,6 +32,24 @@ export const acquisitionBody = z.object({
 });
 export type AcquisitionInput = z.infer<typeof acquisitionBody>;
 
+/** Scene attributes a metadata file's fields can be matched to; productId and acquiredAt are required. */
+export const ACQUISITION_IMPORT_FIELDS = ['productId', 'satellite', 'acquiredAt', 'orbitDirection', 'mode', 'polarisation', 'status'] as const;
+export type AcquisitionImportField = (typeof ACQUISITION_IMPORT_FIELDS)[number];
+/**
+ * The mapping step of a scene list (footprints as polygons): which field fills which attribute, and
+ * the values for attributes a file does not carry. A product id already listed is updated.
+ */
+export const acquisitionImportStartBody = z.object({
+  mapping: z.object(Object.fromEntries(ACQUISITION_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<AcquisitionImportField, z.ZodOptional<z.ZodString>>),
+  satellite: z.preprocess((v) => (v === '' || v === null ? undefined : v), requiredText(40).optional()),
+  orbitDirection: z.enum(ORBIT_DIRECTIONS).optional(),
+  mode: z.enum(ACQUISITION_MODES).optional(),
+  polarisation: z.enum(POLARISATIONS).optional(),
+  status: z.enum(ACQUISITION_STATUSES).default('acquired'),
+  srid: importSrid.optional(),
+});
+export type AcquisitionImportStart = z.infer<typeof acquisitionImportStartBody>;
+
 export const acquisitionListQuery = z.object({
   from: optionalDateTime,
   to: optionalDateTime,

@@ -144,6 +144,10 @@ export const MESSAGES = {
   'poi.geometryType': { 'en-US': 'is a {type} where a point or polygon belongs', 'zh-CN': '是 {type}，此处需要点或多边形' },
   'import.numberRange': { 'en-US': 'must be a number from {min} to {max}', 'zh-CN': '须为 {min} 到 {max} 之间的数字' },
   'import.priorityValue': { 'en-US': '"{value}" is not a priority (high, medium, low)', 'zh-CN': '“{value}”不是优先级（高、中、低）' },
+  'import.enumValue': { 'en-US': '"{value}" is not one of: {allowed}', 'zh-CN': '“{value}”不是可用的值：{allowed}' },
+  'import.valueMissing': { 'en-US': 'is empty; map a field or choose a value for every row', 'zh-CN': '为空；请对应字段或为所有行选择一个值' },
+  'import.mappingRequired': { 'en-US': 'mapping.{target}: choose the field that holds it', 'zh-CN': 'mapping.{target}：请选择存放该项的字段' },
+  'import.duplicateProduct': { 'en-US': 'product {productId} is in the file more than once', 'zh-CN': '产品 {productId} 在文件中重复出现' },
   'import.duplicatePoi': { 'en-US': 'POI {poiNo} is in the file more than once', 'zh-CN': '兴趣点 {poiNo} 在文件中重复出现' },
   'notFound.photo': { 'en-US': 'Photo not found in this enterprise', 'zh-CN': '本企业中没有该照片' },
   'photo.tooLarge': { 'en-US': 'file: a photo may be at most {mb} MB', 'zh-CN': 'file：照片不能超过 {mb} MB' },
@@ -181,6 +185,7 @@ export const MESSAGES = {
     'en-US': 'the coordinate system of the file cannot be read ({name}): choose one in the mapping step',
     'zh-CN': '无法识别文件的坐标系（{name}）：请在字段匹配步骤中选择坐标系',
   },
+  'import.polygonType': { 'en-US': 'is a {type} where a polygon (Polygon or MultiPolygon) belongs', 'zh-CN': '是 {type}，此处需要面（Polygon 或 MultiPolygon）' },
   'import.geometryMissing': { 'en-US': 'has no geometry', 'zh-CN': '没有几何图形' },
   'import.geometryType': {
     'en-US': 'is a {type} where a line (LineString or MultiLineString) belongs',

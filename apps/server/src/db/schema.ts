@@ -248,8 +248,8 @@ export const importJobs = pgTable(
     enterpriseId: integer('enterprise_id')
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
-    /** What is imported: pipes (later kinds: POI deliveries, acquisitions). */
-    kind: text('kind', { enum: ['pipes', 'pois'] }).notNull(),
+    /** What is imported: pipes, POI deliveries or satellite scene lists. */
+    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions'] }).notNull(),
     status: text('status', { enum: ['analysed', 'validating', 'writing', 'succeeded', 'failed'] }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),

@@ -103,6 +103,10 @@ export const leakApi = {
   importStart: (id: number, values: Record<string, unknown>) => postJson<ImportJobView>(`/leaks/imports/${id}/start`, values),
   importJob: (id: number) => get<ImportJobView>(`/leaks/imports/${id}`),
   acquisitions: (projectId?: number) => get<Acquisition[]>('/acquisitions', { projectId }),
+  acquisitionImportUpload: (file: File, onProgress: (share: number) => void) => upload<ImportJobView>('/acquisitions/imports', file, onProgress),
+  acquisitionImportStart: (id: number, values: Record<string, unknown>) => postJson<ImportJobView>(`/acquisitions/imports/${id}/start`, values),
+  acquisitionImportJob: (id: number) => get<ImportJobView>(`/acquisitions/imports/${id}`),
+  acquisitionImports: () => get<ImportJobView[]>('/acquisitions/imports'),
   coverage: () => get<ProjectCoverage[]>('/acquisitions/coverage'),
   saveAcquisition: (input: Record<string, unknown>, id?: number) =>
     id === undefined ? postJson<Acquisition>('/acquisitions', input) : putJson<Acquisition>(`/acquisitions/${id}`, input),

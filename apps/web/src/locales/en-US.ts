@@ -387,6 +387,16 @@ const enUS = {
     projects: 'Projects covered',
     footprint: 'Footprint',
     footprintRequired: 'Draw the footprint on the map',
+    import: {
+      button: 'Import scene list',
+      title: 'Import a scene list',
+      fields: { productId: 'Product id', satellite: 'Satellite', acquiredAt: 'Acquisition time', orbitDirection: 'Orbit direction', mode: 'Mode', polarisation: 'Polarisation', status: 'Status' },
+      productIdRequired: 'Choose the field that holds the product id',
+      acquiredAtRequired: 'Choose the field that holds the acquisition time',
+      defaultsHint: 'For scenes whose file gives no value (times without a zone are read as UTC; a product id already listed is updated):',
+      succeeded: '{{count}} scenes imported',
+      succeededDetail: '{{file}}: {{inserted}} new, {{updated}} updated.',
+    },
     required: 'Required',
   },
   leak: {

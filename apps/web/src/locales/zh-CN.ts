@@ -389,6 +389,16 @@ const zhCN: Messages = {
     projects: '覆盖项目',
     footprint: '覆盖范围',
     footprintRequired: '请在地图上绘制覆盖范围',
+    import: {
+      button: '导入影像列表',
+      title: '导入影像列表',
+      fields: { productId: '产品编号', satellite: '卫星', acquiredAt: '成像时间', orbitDirection: '轨道方向', mode: '成像模式', polarisation: '极化', status: '状态' },
+      productIdRequired: '请选择存放产品编号的字段',
+      acquiredAtRequired: '请选择存放成像时间的字段',
+      defaultsHint: '文件中没有的值按以下设置（不带时区的时间按 UTC 读取；已有的产品编号将被更新）：',
+      succeeded: '已导入 {{count}} 景影像',
+      succeededDetail: '{{file}}：新增 {{inserted}} 景，更新 {{updated}} 景。',
+    },
     required: '必填',
   },
   leak: {

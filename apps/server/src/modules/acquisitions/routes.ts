@@ -1,16 +1,32 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { acquisitionBody, acquisitionListQuery, idParams } from '@console/contract';
+import { acquisitionBody, acquisitionImportStartBody, acquisitionListQuery, idParams } from '@console/contract';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
+import type { ImportLimits } from '../imports/jobs.ts';
+import { registerImportRoutes } from '../imports/routes.ts';
+import type { JobRunner } from '../imports/runner.ts';
+import { startAcquisitionImport, suggestAcquisitionMapping } from './import.ts';
 import * as service from './service.ts';
 
 const tags = ['acquisitions'];
 
 /** Satellite acquisitions of the current enterprise (the SAOCOM platform). */
-export const acquisitionRoutes: FastifyPluginAsync = async (app) => {
+export const acquisitionRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner }> = async (app, { limits, runner }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+
+  registerImportRoutes(app, {
+    kind: 'acquisitions',
+    permission: 'saocom',
+    tags,
+    what: 'a list of scenes with their footprints',
+    formats: 'GeoJSON, zipped Shapefile, KML/KMZ, CSV with WKT footprints',
+    limits,
+    suggestMapping: suggestAcquisitionMapping,
+    startBody: acquisitionImportStartBody,
+    start: (request, job, body) => startAcquisitionImport(db, limits, runner, job, body, (error) => request.log.error({ err: error, jobId: job.id }, 'scene import failed')),
+  });
 
   api.get(
     '/',

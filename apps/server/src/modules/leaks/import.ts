@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import type { Geometry, Position } from 'geojson';
+import type { Geometry } from 'geojson';
 import { type AreaGeometry, type LineGeometry, type PoiImportField, type PoiImportStart, type PoiPriority } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { acquisitions, deliveries, importJobs, pipes, poiEvents, pois, type ImportProblemRecord, type PoiPipes } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, circlePolygon, lengthInside } from '../../geo/geometry.ts';
 import type { Reproject } from '../imports/crs.ts';
+import { areaOf, inLonLatRange, isValidPosition } from '../imports/areas.ts';
 import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
@@ -33,8 +34,6 @@ interface PoiRow {
   estimatedLeakM3h: number | null;
 }
 
-const validPosition = (p: unknown): p is number[] => Array.isArray(p) && Number.isFinite(p[0]) && Number.isFinite(p[1]);
-const inRange = (p: number[]) => Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90;
 
 /** A POI from a feature: a point becomes a circle of its radius, a polygon stays; or the problems. */
 function poiFromFeature(feature: SourceFeature, options: PoiImportStart, reproject: Reproject): { row: PoiRow } | { problems: ImportProblemRecord[] } {
@@ -61,20 +60,17 @@ function poiFromFeature(feature: SourceFeature, options: PoiImportStart, reproje
   else if (!geometry) here('geometry', 'import.geometryMissing');
   else if (geometry.type === 'Point' || (geometry.type === 'MultiPoint' && geometry.coordinates.length === 1)) {
     const p = geometry.type === 'Point' ? geometry.coordinates : geometry.coordinates[0];
-    if (!validPosition(p)) here('geometry', 'import.coordinates');
+    if (!isValidPosition(p)) here('geometry', 'import.coordinates');
     else {
       center = reproject(p[0], p[1]);
-      if (!inRange(center)) here('geometry', 'field.geometry.outOfRange');
+      if (!inLonLatRange(center)) here('geometry', 'field.geometry.outOfRange');
       else if (problems.length === 0) area = circlePolygon(center, radius);
     }
   } else if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') {
-    const polygons: Position[][][] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-    const projected = polygons.map((rings) => rings.map((ring) => ring.map((p) => (validPosition(p) ? reproject(p[0], p[1]) : [NaN, NaN]))));
-    const all = projected.flat(2);
-    if (all.some((p) => !Number.isFinite(p[0]))) here('geometry', 'import.coordinates');
-    else if (!all.every(inRange)) here('geometry', 'field.geometry.outOfRange');
+    const polygon = areaOf(geometry, reproject);
+    if ('key' in polygon) here('geometry', polygon.key);
     else {
-      area = geometry.type === 'Polygon' ? { type: 'Polygon', coordinates: projected[0] } : { type: 'MultiPolygon', coordinates: projected };
+      area = polygon.area;
       const box = bboxOf(area);
       center = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
     }

@@ -31,49 +31,6 @@ async function importDelivery(api: Api, fileName: string, content: string, optio
   return (await api({ method: 'GET', url: `/api/leaks/imports/${job.id}` })).json().result as ImportJobView;
 }
 
-describe('acquisitions', () => {
-  it('keeps scenes with their footprint and the projects it covers', async () => {
-    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
-    const leak = await project(api, 'BJ-LEAK-2026');
-    const [lon, lat] = leak.area.coordinates[0][0];
-    const body = { satellite: 'SAOCOM-1A', productId: 'S1A_OPER_SAR_EOSSP__CORE_L1A_OLVF_20260315T101200', acquiredAt: '2026-03-15T10:12:00Z', orbitDirection: 'descending', mode: 'StripMap', polarisation: 'quad', footprint: square(lon, lat, 0.3), status: 'delivered' };
-    const created = await api({ method: 'POST', url: '/api/acquisitions', payload: body });
-    expect(created.statusCode, created.body).toBe(200);
-    expect(created.json().result.projects.map((p: { id: number }) => p.id)).toContain(leak.id);
-    expect((await api({ method: 'POST', url: '/api/acquisitions', payload: body })).json().message).toBe('productId: this enterprise already has an acquisition with this product id');
-    const far = await api({ method: 'POST', url: '/api/acquisitions', payload: { ...body, productId: 'FAR-1', footprint: square(100, 40, 0.3) } });
-    expect(far.json().result.projects).toEqual([]);
-    const listed = (await api({ method: 'GET', url: `/api/acquisitions?projectId=${leak.id}` })).json().result;
-    const productIds = listed.map((a: { productId: string }) => a.productId);
-    expect(productIds).toContain(body.productId);
-    expect(productIds).not.toContain('FAR-1');
-    // The demo's year of SAOCOM scenes covers the project too.
-    expect(listed.filter((a: { satellite: string }) => a.satellite.startsWith('SAOCOM')).length).toBeGreaterThan(10);
-    const bad = await api({ method: 'POST', url: '/api/acquisitions', payload: { ...body, productId: 'X', acquiredAt: 'yesterday', orbitDirection: 'sideways' } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/acquiredAt: must be a date and time.*orbitDirection:/);
-    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
-    expect((await viewer({ method: 'POST', url: '/api/acquisitions', payload: { ...body, productId: 'V' } })).statusCode).toBe(403);
-    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
-    expect((await gas({ method: 'GET', url: `/api/acquisitions/${created.json().result.id}` })).statusCode).toBe(404);
-  });
-});
-
-describe('coverage', () => {
-  it("gives each project the share of its area the taken scenes cover, with its last and next acquisition", async () => {
-    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
-    const coverage = (await api({ method: 'GET', url: '/api/acquisitions/coverage' })).json().result as { code: string; coveredShare: number; last: { acquiredAt: string } | null; next: { acquiredAt: string; satellite: string } | null }[];
-    expect(coverage.map((c) => c.code).sort()).toEqual(['BJ-LEAK-2026', 'JN-INSAR-2026']);
-    const leak = coverage.find((c) => c.code === 'BJ-LEAK-2026')!;
-    // The demo's scenes cover the whole city; the December scene is still planned.
-    expect(leak.coveredShare).toBe(1);
-    expect(leak.last).not.toBeNull();
-    expect(leak.next).toMatchObject({ satellite: 'SAOCOM-1A', acquiredAt: expect.stringMatching(/^2026-12-05/) });
-    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
-    expect((await gas({ method: 'GET', url: '/api/acquisitions/coverage' })).json().result.map((c: { code: string }) => c.code)).toEqual(['GAS-N-2026']);
-  });
-});
-
 describe('POI deliveries and the field workflow', () => {
   it('imports a delivery: points become circles, polygons stay, each POI knows its pipes; bad rows fail it whole', async () => {
     const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);

@@ -1,12 +1,13 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Action, assignBody, metricsQuery, findingBody, idParams, importJobParams, poiImportStartBody, poiListQuery, reopenBody, repairBody } from '@console/contract';
+import { type Action, assignBody, metricsQuery, findingBody, idParams, poiImportStartBody, poiListQuery, reopenBody, repairBody } from '@console/contract';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { uploadedFile } from '../../http/uploads.ts';
-import { analyseUpload, getImportJob, importJobView, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import type { ImportLimits } from '../imports/jobs.ts';
+import { registerImportRoutes } from '../imports/routes.ts';
 import type { JobRunner } from '../imports/runner.ts';
 import { startPoiImport, suggestPoiMapping } from './import.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
@@ -24,34 +25,18 @@ const work = leak('edit');
 export const leakRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; photoLimit: number }> = async (app, { limits, runner, photoLimit }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
-  const view = (request: FastifyRequest, job: ImportJob) => importJobView(job, request.language, suggestPoiMapping(job.fields.map((f) => f.name)));
-
-  api.post(
-    '/imports',
-    {
-      config: leak('import'),
-      schema: { tags, summary: 'Upload a POI delivery (GeoJSON, zipped Shapefile, KML/KMZ, CSV with lon/lat or WKT) as multipart field "file"', consumes: ['multipart/form-data'], body: z.object({ file: uploadedFile }) },
-    },
-    async (request) => ok(request, view(request, await analyseUpload(db, limits, { enterpriseId: requireEnterprise(request).id, userId: requireUser(request).id, kind: 'pois', upload: request.body.file }))),
-  );
-  api.get(
-    '/imports/:id',
-    { config: read('query'), schema: { tags, summary: 'One POI delivery import: fields, progress, report', params: importJobParams } },
-    async (request) => ok(request, view(request, await getImportJob(db, requireEnterprise(request).id, request.params.id, 'pois'))),
-  );
-  api.post(
-    '/imports/:id/start',
-    {
-      config: leak('import'),
-      schema: { tags, summary: 'Start an analysed POI import for a project: all POIs are written, or none', params: importJobParams, body: poiImportStartBody },
-    },
-    async (request) => {
-      const enterpriseId = requireEnterprise(request).id;
-      const job = await getImportJob(db, enterpriseId, request.params.id, 'pois');
-      await startPoiImport(db, limits, runner, job, requireUser(request).id, request.body, (error) => request.log.error({ err: error, jobId: job.id }, 'POI import failed'));
-      return ok(request, view(request, await getImportJob(db, enterpriseId, job.id, 'pois')), 'import.started');
-    },
-  );
+  registerImportRoutes(app, {
+    kind: 'pois',
+    permission: 'leak',
+    tags,
+    what: 'a POI delivery for a project',
+    formats: 'GeoJSON, zipped Shapefile, KML/KMZ, CSV with lon/lat or WKT',
+    limits,
+    suggestMapping: suggestPoiMapping,
+    startBody: poiImportStartBody,
+    start: (request, job, body) =>
+      startPoiImport(db, limits, runner, job, requireUser(request).id, body, (error) => request.log.error({ err: error, jobId: job.id }, 'POI import failed')),
+  });
 
   api.get(
     '/metrics',

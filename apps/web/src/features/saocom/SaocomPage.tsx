@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { AutoComplete, Button, Card, Col, DatePicker, Form, Input, Modal, Progress, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { AcquisitionImportModal } from './AcquisitionImportModal.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ACQUISITION_MODES, ACQUISITION_STATUSES, ORBIT_DIRECTIONS, POLARISATIONS, SATELLITES, type AreaGeometry } from '@console/contract';
+import { ACQUISITION_MODES, ACQUISITION_STATUSES, ORBIT_DIRECTIONS, POLARISATIONS, SATELLITES, type AreaGeometry, type BBox } from '@console/contract';
 import { leakApi, type Acquisition } from '../../api/leaks.ts';
 import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
@@ -26,6 +27,8 @@ export default function SaocomPage() {
   const canEdit = useActionVisible('edit');
   const allowClick = useClickGuard();
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [focus, setFocus] = useState<BBox | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [form] = Form.useForm<FormValues>();
   const acquisitions = useQuery({ queryKey: ['saocom', enterpriseID, 'acquisitions'], queryFn: () => leakApi.acquisitions() });
@@ -90,7 +93,7 @@ export default function SaocomPage() {
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={14}>
           <Card size="small" title={t('saocom.footprints')}>
-            {settings.data ? <MapView settings={settings.data.result} areas={areas} overlay={overlay} fitAreas height={420} /> : <Skeleton active />}
+            {settings.data ? <MapView settings={settings.data.result} areas={areas} overlay={overlay} fitAreas focus={focus} height={420} /> : <Skeleton active />}
           </Card>
         </Col>
         <Col xs={24} xl={10}>
@@ -103,11 +106,18 @@ export default function SaocomPage() {
         size="small"
         title={t('saocom.acquisitions')}
         extra={
+          <Space>
+          <Authorized action="import">
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="acquisition-import">
+              {t('saocom.import.button')}
+            </Button>
+          </Authorized>
           <Authorized action="add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => { form.resetFields(); form.setFieldsValue({ satellite: 'SAOCOM-1A', orbitDirection: 'descending', mode: 'StripMap', polarisation: 'quad', status: 'planned' }); setAdding(true); }} data-testid="acquisition-add">
               {t('saocom.add')}
             </Button>
           </Authorized>
+          </Space>
         }
       >
         <Table<Acquisition>
@@ -199,6 +209,7 @@ export default function SaocomPage() {
           </Form.Item>
         </Form>
       </Modal>
+      <AcquisitionImportModal open={importing} onClose={() => setImporting(false)} onImported={(job) => { setImporting(false); setFocus(job.result?.extent ?? null); }} />
     </Space>
   );
 }
