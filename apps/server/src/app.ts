@@ -28,6 +28,7 @@ import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
 import { JobRunner } from './modules/imports/runner.ts';
+import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
 import { leakRoutes } from './modules/leaks/routes.ts';
 import { VERSION } from './version.ts';
@@ -141,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(acquisitionRoutes, { prefix: '/acquisitions', limits, runner: importRunner });
       await api.register(leakRoutes, { prefix: '/leaks', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
+      await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
         ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION, uploadLimitMb: Math.round(config.uploadLimit / 1024 / 1024) }),
       }));

@@ -9,3 +9,4 @@ export * from './projects.ts';
 export * from './pipelines.ts';
 export * from './imports.ts';
 export * from './leaks.ts';
+export * from './preferences.ts';

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -47,6 +48,23 @@ export const accessTokens = pgTable(
 );
 
 /** One-time AES key and iv for a sign-in, bound to the caller by a cookie holding the id. */
+/**
+ * A user's own console choices that follow them from browser to browser (the POI overlay's
+ * layers, say), by key; the value is the screen's own JSON.
+ */
+export const userPreferences = pgTable(
+  'user_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
 export const loginKeys = pgTable('login_keys', {
   id: text('id').primaryKey(),
   key: text('key').notNull(),

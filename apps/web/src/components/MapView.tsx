@@ -21,6 +21,8 @@ import { getCenter } from 'ol/extent';
 import Draw from 'ol/interaction/Draw';
 import Modify from 'ol/interaction/Modify';
 import type { FeatureLike } from 'ol/Feature';
+import type { Geometry } from 'ol/geom';
+import { getArea, getLength } from 'ol/sphere';
 import type VectorTile from 'ol/VectorTile';
 import type BaseLayer from 'ol/layer/Base';
 import 'ol/ol.css';
@@ -43,6 +45,8 @@ export interface MapLayerVisibility {
   areas: boolean;
   /** Network types drawn; the others are hidden. */
   networks: NetworkType[];
+  /** 0..1 per layer; 1 when not given. */
+  opacity?: Partial<Record<'basemap' | 'areas' | 'pipes', number>>;
 }
 
 export interface MapArea {
@@ -61,6 +65,18 @@ export interface MapOverlayFeature {
   outline?: boolean;
 }
 
+/** A group of areas drawn over the pipes (POIs, footprints), in its own layer. */
+export interface MapOverlay {
+  key: string;
+  features: MapOverlayFeature[];
+  visible?: boolean;
+  opacity?: number;
+  /** Clicking one of its areas reports the area's id. */
+  onClick?: (id: number) => void;
+}
+
+export type MeasureMode = 'distance' | 'area';
+
 interface MapViewProps {
   settings: MapSettings;
   areas?: MapArea[];
@@ -75,8 +91,10 @@ interface MapViewProps {
   focus?: BBox | null;
   /** Change it to reload the pipe tiles (after an import or edit). */
   pipesRevision?: number;
-  /** Areas drawn over the pipes (POIs, say), each in its colour; clicking one reports its id. */
-  overlay?: { features: MapOverlayFeature[]; onClick?: (id: number) => void };
+  /** Groups of areas drawn over the pipes (POIs, footprints), each area in its colour; later groups on top. */
+  overlays?: MapOverlay[];
+  /** Measures a line or polygon the user draws (double-click ends it); the result shows on the map. */
+  measure?: MeasureMode | null;
   /** Lets the user draw one polygon (click the corners, double-click to finish) and drag its corners. */
   drawArea?: { value: AreaGeometry | null; onChange: (area: AreaGeometry | null) => void };
 }
@@ -167,6 +185,18 @@ async function basemapLayer(settings: MapSettings, t: (key: string) => string): 
   }
 }
 
+/** Areas over the map: filled in their colour (outlined only when asked), the selected one darker and edged. */
+function overlayStyle(feature: FeatureLike) {
+  const color = String(feature.get('color'));
+  const selected = Boolean(feature.get('selected'));
+  const fill = selected || !feature.get('outline') ? new Fill({ color: `${color}${selected ? '66' : '33'}` }) : undefined;
+  return new Style({ stroke: new Stroke({ color: selected ? '#141414' : color, width: selected ? 3 : 2 }), fill });
+}
+
+const formatLength = (metres: number) => (metres < 1000 ? `${metres.toFixed(1)} m` : `${(metres / 1000).toFixed(3)} km`);
+const formatArea = (squareMetres: number) =>
+  squareMetres < 1e6 ? `${Math.round(squareMetres).toLocaleString()} m² (${(squareMetres / 1e4).toFixed(2)} ha)` : `${(squareMetres / 1e6).toFixed(3)} km²`;
+
 /** Map units per pixel at about zoom 13, where distribution pipes appear. */
 const DETAIL_RESOLUTION: Record<number, number> = { 3857: 19, 4326: 1.7e-4 };
 
@@ -190,14 +220,17 @@ function pipeStyle(visible: Set<string>, srid: number) {
  * in EPSG:4326 or 3857), the enterprise's pipes as vector tiles styled by network type, and
  * project areas. Wrong settings show a readable error over the map.
  */
-export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlay }: MapViewProps) {
+export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlays, measure }: MapViewProps) {
   const { t } = useTranslation();
   const target = useRef<HTMLDivElement>(null);
   const tooltip = useRef<HTMLDivElement>(null);
   const map = useRef<OlMap | null>(null);
-  const layers = useRef<{ basemap: BaseLayer | null; pipes: VectorTileLayer; areas: VectorLayer; highlight: VectorLayer; overlay: VectorLayer } | null>(null);
-  const overlayClickRef = useRef(overlay?.onClick);
-  overlayClickRef.current = overlay?.onClick;
+  const layers = useRef<{ basemap: BaseLayer | null; pipes: VectorTileLayer; areas: VectorLayer; highlight: VectorLayer; overlays: Map<string, VectorLayer> } | null>(null);
+  const overlaysRef = useRef(overlays);
+  overlaysRef.current = overlays;
+  const measureRef = useRef(measure);
+  measureRef.current = measure;
+  const measured = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const clickRef = useRef(onPipeClick);
   clickRef.current = onPipeClick;
@@ -228,23 +261,16 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       source: new VectorSource(),
       style: [new Style({ stroke: new Stroke({ color: 'rgba(250,219,20,0.85)', width: 10 }) }), new Style({ stroke: new Stroke({ color: '#141414', width: 2 }) })],
     });
-    const overlayLayer = new VectorLayer({
-      source: new VectorSource(),
-      style: (feature) => {
-        const color = String(feature.get('color'));
-        const selected = Boolean(feature.get('selected'));
-        const fill = selected || !feature.get('outline') ? new Fill({ color: `${color}${selected ? '66' : '33'}` }) : undefined;
-        return new Style({ stroke: new Stroke({ color: selected ? '#141414' : color, width: selected ? 3 : 2 }), fill });
-      },
-    });
     const extent = settings.extent ? transformExtent(settings.extent, 'EPSG:4326', projection) : undefined;
     const instance = new OlMap({
       target: target.current,
-      layers: [pipes, areaLayer, overlayLayer, highlightLayer],
+      layers: [pipes, areaLayer, highlightLayer],
       view: new View({ projection, center: extent ? getCenter(extent) : transformExtent([120.2, 30.2, 120.2, 30.2], 'EPSG:4326', projection).slice(0, 2), zoom: settings.zoomLevel }),
     });
     map.current = instance;
-    layers.current = { basemap: null, pipes, areas: areaLayer, highlight: highlightLayer, overlay: overlayLayer };
+    const overlayLayers = new Map<string, VectorLayer>();
+    layers.current = { basemap: null, pipes, areas: areaLayer, highlight: highlightLayer, overlays: overlayLayers };
+    const isOverlay = (layer: unknown) => [...overlayLayers.values()].includes(layer as VectorLayer);
     setError(null);
     let cancelled = false;
     basemapLayer(settings, t)
@@ -253,12 +279,14 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
         instance.getLayers().insertAt(0, layer);
         layers.current!.basemap = layer;
         layer.setVisible(visibilityRef.current.basemap);
+        layer.setOpacity(visibilityRef.current.opacity?.basemap ?? 1);
       })
       .catch((failure: Error) => !cancelled && setError(failure.message));
 
     instance.on('pointermove', (event) => {
       const element = tooltip.current!;
-      const area = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === overlayLayer });
+      if (measureRef.current) return void (element.style.display = 'none');
+      const area = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: isOverlay });
       if (area?.get('label')) {
         element.style.display = 'block';
         element.style.left = `${event.pixel[0] + 12}px`;
@@ -277,8 +305,14 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       element.textContent = `${feature.get('pipeId')} · ${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'} · ${materialLabel(t, feature.get('material'))}`;
     });
     instance.on('singleclick', (event) => {
-      const area = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === overlayLayer });
-      if (area && overlayClickRef.current) return overlayClickRef.current(Number(area.get('overlayId')));
+      if (measureRef.current) return;
+      // The topmost area under the pointer answers, through its group's onClick.
+      const hit = instance.forEachFeatureAtPixel(event.pixel, (f, layer) => ({ f, layer }), { layerFilter: isOverlay });
+      if (hit) {
+        const key = [...overlayLayers.entries()].find(([, l]) => l === hit.layer)?.[0];
+        const onClick = overlaysRef.current?.find((o) => o.key === key)?.onClick;
+        if (onClick) return onClick(Number(hit.f.get('overlayId')));
+      }
       const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
       if (feature) clickRef.current?.(feature.getProperties());
     });
@@ -294,8 +328,11 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     const l = layers.current;
     if (!l) return;
     l.basemap?.setVisible(visibility.basemap);
+    l.basemap?.setOpacity(visibility.opacity?.basemap ?? 1);
     l.areas.setVisible(visibility.areas);
+    l.areas.setOpacity(visibility.opacity?.areas ?? 1);
     l.pipes.setStyle(pipeStyle(new Set(visibility.networks), settings.srid));
+    l.pipes.setOpacity(visibility.opacity?.pipes ?? 1);
   }, [visibility, settings]);
 
   useEffect(() => {
@@ -334,18 +371,65 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     if (pipesRevision) layers.current?.pipes.getSource()?.refresh();
   }, [pipesRevision]);
 
-  const overlayFeatures = overlay?.features;
+  // Each overlay group in its own layer, above the project areas and below the highlight.
   useEffect(() => {
     const l = layers.current;
-    if (!l) return;
-    const source = l.overlay.getSource()!;
-    source.clear();
+    const instance = map.current;
+    if (!l || !instance) return;
     const format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` });
-    for (const f of overlayFeatures ?? []) {
-      const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, outline: f.outline ?? false } });
-      source.addFeatures(Array.isArray(feature) ? feature : [feature]);
+    const keys = new Set((overlays ?? []).map((o) => o.key));
+    for (const [key, layer] of l.overlays) {
+      if (keys.has(key)) continue;
+      instance.removeLayer(layer);
+      l.overlays.delete(key);
     }
-  }, [overlayFeatures, settings]);
+    for (const group of overlays ?? []) {
+      let layer = l.overlays.get(group.key);
+      if (!layer) {
+        layer = new VectorLayer({ source: new VectorSource(), style: overlayStyle });
+        instance.getLayers().insertAt(instance.getLayers().getArray().indexOf(l.highlight), layer);
+        l.overlays.set(group.key, layer);
+      }
+      const source = layer.getSource()!;
+      source.clear();
+      for (const f of group.features) {
+        const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, outline: f.outline ?? false } });
+        source.addFeatures(Array.isArray(feature) ? feature : [feature]);
+      }
+      layer.setVisible(group.visible ?? true);
+      layer.setOpacity(group.opacity ?? 1);
+    }
+  }, [overlays, settings]);
+
+  // Measuring: one line or polygon at a time, its length or area (on the sphere) shown as it is drawn.
+  useEffect(() => {
+    const instance = map.current;
+    const output = measured.current;
+    if (!instance || !output || !measure) return;
+    const projection = instance.getView().getProjection();
+    const source = new VectorSource();
+    const layer = new VectorLayer({ source, style: new Style({ stroke: new Stroke({ color: '#fadb14', width: 3, lineDash: [6, 4] }), fill: new Fill({ color: 'rgba(250,219,20,0.2)' }) }) });
+    instance.addLayer(layer);
+    const draw = new Draw({ source, type: measure === 'distance' ? 'LineString' : 'Polygon' });
+    instance.addInteraction(draw);
+    const show = (geometry: Geometry) => {
+      output.style.display = 'block';
+      output.textContent = measure === 'distance' ? formatLength(getLength(geometry, { projection })) : formatArea(getArea(geometry, { projection }));
+    };
+    output.style.display = 'block';
+    output.textContent = t(measure === 'distance' ? 'map.measureDistanceHint' : 'map.measureAreaHint');
+    draw.on('drawstart', (event) => {
+      source.clear();
+      const geometry = event.feature.getGeometry()!;
+      geometry.on('change', () => show(geometry));
+    });
+    draw.on('drawend', (event) => show(event.feature.getGeometry()!));
+    return () => {
+      instance.removeInteraction(draw);
+      instance.removeLayer(layer);
+      output.style.display = 'none';
+    };
+  }, [measure, settings, t]);
 
   // Drawing an area: one polygon, drawn while there is none, reshaped by dragging its corners.
   const drawRef = useRef(drawArea);
@@ -405,6 +489,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
   return (
     <div style={{ position: 'relative', height }} data-testid="map-view">
       <div ref={target} style={{ position: 'absolute', inset: 0 }} />
+      <div ref={measured} data-testid="measure-result" style={{ position: 'absolute', display: 'none', bottom: 12, left: '50%', transform: 'translateX(-50%)', background: 'rgba(0,0,0,0.8)', color: '#fff', padding: '4px 12px', borderRadius: 4, fontSize: 13, pointerEvents: 'none' }} />
       <div ref={tooltip} data-testid="map-tooltip" style={{ position: 'absolute', display: 'none', pointerEvents: 'none', background: 'rgba(0,0,0,0.75)', color: '#fff', padding: '2px 8px', borderRadius: 4, fontSize: 12, whiteSpace: 'nowrap' }} />
       {error && <Alert type="error" showIcon message={t('map.basemapFailed')} description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} data-testid="map-error" />}
     </div>

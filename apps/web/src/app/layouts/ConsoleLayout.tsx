@@ -70,8 +70,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   const primary = PRIMARY_COLORS[settings.primaryColor];
   // The side menu sits under a full-width header that carries the title and actions ("mix").
   const layout = settings.layout === 'sidemenu' ? 'mix' : 'top';
-  // Mobile width: the menu collapses and the content goes fluid.
-  const contentWidth = isMobile || layout === 'mix' ? 'Fluid' : settings.contentWidth;
+  // Mobile width: the menu collapses and the content goes fluid; a full-map workspace is always fluid.
+  const contentWidth = isMobile || layout === 'mix' || fullBleed ? 'Fluid' : settings.contentWidth;
   const hasMenu = Boolean(menus && menus.length);
 
   const translate = (items: MenuItem[]): MenuItem[] =>

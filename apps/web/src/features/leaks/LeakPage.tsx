@@ -9,7 +9,6 @@ import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { leakApi, type Poi } from '../../api/leaks.ts';
 import { mapApi } from '../../api/map.ts';
-import { projectApi } from '../../api/projects.ts';
 import { Authorized, useActionVisible } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
@@ -21,7 +20,8 @@ import { formatLength } from '../../utils/format.ts';
 import { LeakMetricsPanel } from './LeakMetricsPanel.tsx';
 import { PoiDrawer } from './PoiDrawer.tsx';
 import { PoiImportModal } from './PoiImportModal.tsx';
-import { POI_STATUS_COLOR } from './poiStatus.ts';
+import { POI_STATUS_COLOR, poiFeatures } from './poiStatus.ts';
+import { useSurveyProject } from './useSurveyProject.ts';
 
 interface Filters {
   deliveryId?: number;
@@ -37,11 +37,10 @@ interface Filters {
 export default function LeakPage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
-  const sessionProject = useSession((s) => s.projectID);
   const canWork = useActionVisible('edit');
   const allowClick = useClickGuard();
   const { currentLeak, setCurrentLeak, setList } = useLeaks();
-  const [projectId, setProjectId] = useState<number | undefined>(sessionProject ?? undefined);
+  const { projectId, setProjectId, projects } = useSurveyProject();
   const [filters, setFilters] = useState<Filters>({});
   const [period, setPeriod] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
@@ -49,12 +48,6 @@ export default function LeakPage() {
   const [assignForm] = Form.useForm<{ assigneeId: number; dueDate?: Dayjs }>();
   const [importing, setImporting] = useState(false);
 
-  const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
-  // Without a current project, the first one that monitors water (leak surveys are on water networks).
-  useEffect(() => {
-    const list = projects.data?.result ?? [];
-    if (projectId === undefined && list.length) setProjectId((list.find((p) => p.networkTypes.includes('water')) ?? list[0]).id);
-  }, [projects.data, projectId]);
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const deliveries = useQuery({ queryKey: ['leaks', enterpriseID, 'deliveries', projectId], queryFn: () => leakApi.deliveries(projectId), enabled: projectId !== undefined });
   const members = useQuery({ queryKey: ['enterprise', enterpriseID, 'members'], queryFn: enterpriseApi.members });
@@ -84,11 +77,8 @@ export default function LeakPage() {
     setAssigning(ids);
   };
 
-  const overlay = useMemo(
-    () => ({
-      features: list.map((p) => ({ id: p.id, geometry: p.geometry, color: POI_STATUS_COLOR[p.status], label: `${p.poiNo} · ${t(`leak.status.${p.status}`)}`, selected: p.id === currentLeak?.id })),
-      onClick: (id: number) => setCurrentLeak(list.find((p) => p.id === id) ?? null),
-    }),
+  const overlays = useMemo(
+    () => [{ key: 'pois', features: poiFeatures(list, t, currentLeak?.id), onClick: (id: number) => setCurrentLeak(list.find((p) => p.id === id) ?? null) }],
     [list, currentLeak?.id, setCurrentLeak, t],
   );
   const focus = useMemo<BBox | null>(() => {
@@ -152,7 +142,7 @@ export default function LeakPage() {
                   />
                 </div>
                 <div style={{ flex: '3 1 420px', minWidth: 0 }}>
-                  {settings.data ? <MapView settings={settings.data.result} height={560} overlay={overlay} focus={focus} highlight={null} /> : <Skeleton active />}
+                  {settings.data ? <MapView settings={settings.data.result} height={560} overlays={overlays} focus={focus} highlight={null} /> : <Skeleton active />}
                   <Space wrap style={{ marginTop: 8 }}>
                     {POI_STATUSES.map((s) => (
                       <Space key={s} size={4}>

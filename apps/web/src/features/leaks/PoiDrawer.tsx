@@ -31,7 +31,7 @@ function PhotoThumb({ photo }: { photo: PoiPhoto }) {
  * The current leak: its pipes, finding, photos and history, and the workflow actions its status
  * allows. Full width on a phone: crews record findings on site.
  */
-export function PoiDrawer({ poi, onClose, onAssign }: { poi: Poi | null; onClose: () => void; onAssign: (poi: Poi) => void }) {
+export function PoiDrawer({ poi, onClose, onAssign }: { poi: Poi | null; onClose: () => void; onAssign?: (poi: Poi) => void }) {
   const { t } = useTranslation();
   const screens = Grid.useBreakpoint();
   const enterpriseID = useSession((s) => s.enterpriseID);
@@ -86,7 +86,7 @@ export function PoiDrawer({ poi, onClose, onAssign }: { poi: Poi | null; onClose
         </Space>
         {canWork && (
           <Space wrap>
-            {may('assign') && <Button onClick={() => onAssign(current)} data-testid="poi-assign">{t('leak.actions.assign')}</Button>}
+            {may('assign') && onAssign && <Button onClick={() => onAssign(current)} data-testid="poi-assign">{t('leak.actions.assign')}</Button>}
             {may('start') && <Button type="primary" loading={start.isPending} onClick={guarded(() => start.mutate(undefined))} data-testid="poi-start">{t('leak.actions.start')}</Button>}
             {may('finding') && (
               <Button type="primary" onClick={() => { form.resetFields(); form.setFieldsValue({ result: 'leakFound', surfacing: false }); setFindingOpen(true); }} data-testid="poi-finding">

@@ -15,8 +15,8 @@ import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
+import { ACQUISITION_STATUS_COLOR, footprintFeatures } from './footprints.ts';
 
-const STATUS_COLOR: Record<Acquisition['status'], string> = { planned: '#8c8c8c', acquired: '#1677ff', processing: '#fa8c16', delivered: '#52c41a', failed: '#f5222d' };
 
 type FormValues = Omit<Acquisition, 'id' | 'projects' | 'acquiredAt' | 'footprint'> & { acquiredAt: Dayjs; footprint?: AreaGeometry };
 
@@ -46,13 +46,7 @@ export default function SaocomPage() {
   };
 
   const areas = useMemo(() => (projects.data?.result ?? []).map((p) => ({ id: p.id, name: p.name, area: p.area })), [projects.data]);
-  const overlay = useMemo(
-    () => ({
-      features: list.map((a) => ({ id: a.id, geometry: a.footprint, color: STATUS_COLOR[a.status], label: `${a.satellite} ${dayjs(a.acquiredAt).format('YYYY-MM-DD')} · ${t(`saocom.status.${a.status}`)}`, selected: a.id === selected, outline: true })),
-      onClick: setSelected,
-    }),
-    [list, selected, t],
-  );
+  const overlays = useMemo(() => [{ key: 'footprints', features: footprintFeatures(list, t, selected), onClick: setSelected }], [list, selected, t]);
   // Scenes per month, stacked by status: the acquisition calendar at a glance.
   const timeline = useMemo(() => {
     const months = [...new Set(list.map((a) => dayjs(a.acquiredAt).format('YYYY-MM')))].sort();
@@ -66,7 +60,7 @@ export default function SaocomPage() {
         name: t(`saocom.status.${status}`),
         type: 'bar',
         stack: 'scenes',
-        itemStyle: { color: STATUS_COLOR[status] },
+        itemStyle: { color: ACQUISITION_STATUS_COLOR[status] },
         data: months.map((m) => list.filter((a) => a.status === status && dayjs(a.acquiredAt).format('YYYY-MM') === m).length),
       })),
     };
@@ -93,7 +87,7 @@ export default function SaocomPage() {
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={14}>
           <Card size="small" title={t('saocom.footprints')}>
-            {settings.data ? <MapView settings={settings.data.result} areas={areas} overlay={overlay} fitAreas focus={focus} height={420} /> : <Skeleton active />}
+            {settings.data ? <MapView settings={settings.data.result} areas={areas} overlays={overlays} fitAreas focus={focus} height={420} /> : <Skeleton active />}
           </Card>
         </Col>
         <Col xs={24} xl={10}>
@@ -144,7 +138,7 @@ export default function SaocomPage() {
                 canEdit ? (
                   <Select size="small" value={status} style={{ width: 120 }} onClick={(e) => e.stopPropagation()} onChange={(next) => setStatus(a, next)} options={ACQUISITION_STATUSES.map((s) => ({ value: s, label: t(`saocom.status.${s}`) }))} />
                 ) : (
-                  <Tag color={STATUS_COLOR[status]}>{t(`saocom.status.${status}`)}</Tag>
+                  <Tag color={ACQUISITION_STATUS_COLOR[status]}>{t(`saocom.status.${status}`)}</Tag>
                 ),
             },
             { title: t('saocom.projects'), dataIndex: 'projects', render: (ps: Acquisition['projects']) => ps.map((p) => <Tag key={p.id}>{p.name}</Tag>) },
