@@ -107,4 +107,41 @@ test.describe('leak detection', () => {
     expect(lines[0]).toMatch(/^poiNo,delivery,status,/);
     expect(lines.length).toBeGreaterThan(98); // the demo's POIs (and any delivered since) and the header
   });
+
+  test('the survey report of a period shows its figures and lists, and only the report goes to paper', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.goto('/leak');
+    await page.getByTestId('leak-metrics-tab').click();
+    const allDelivered = await metric(page, 'delivered');
+    // The second and third quarterly deliveries.
+    await page.getByPlaceholder('Delivered from').fill('2026-04-01');
+    await page.getByPlaceholder('to', { exact: true }).fill('2026-12-31');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => metric(page, 'delivered')).toBeLessThan(allDelivered);
+    const delivered = await metric(page, 'delivered');
+    const confirmed = await metric(page, 'confirmed');
+    await page.getByTestId('leak-report').click();
+    const report = page.getByTestId('survey-report');
+    await expect(report).toContainText('Leak survey report');
+    await expect(report).toContainText('BJ-LEAK-2026');
+    await expect(page.getByTestId('report-period')).toHaveText('2026-04-01 ~ 2026-12-31');
+    await expect(page.getByTestId('report-delivered')).toContainText(String(delivered));
+    await expect(report).toContainText('Deliveries (2)');
+    await expect(page.getByTestId('report-confirmed')).toContainText(String(confirmed));
+    await expect(report).toContainText(`Leaks found (${confirmed})`);
+    await expect(page.getByTestId('report-leaks').locator('tbody tr')).toHaveCount(confirmed);
+    await expect(report.locator('svg').first()).toBeVisible(); // charts drawn as SVG for paper
+
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByTestId('console-layout')).toBeHidden();
+    await expect(page.getByTestId('report-print')).toBeHidden();
+    await expect(report).toBeVisible();
+    const pdf = await page.pdf({ format: 'A4' });
+    const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
+    expect(pages).toBeGreaterThanOrEqual(2);
+    await page.emulateMedia({ media: 'screen' });
+    await page.getByRole('button', { name: 'Close' }).last().click();
+    await expect(report).toBeHidden();
+    await expect(page.getByTestId('console-layout')).toBeVisible();
+  });
 });

@@ -2,12 +2,20 @@ import ReactEChartsCore from 'echarts-for-react/esm/core.js';
 import * as echarts from 'echarts/core';
 import { BarChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
 // Only the charts the console draws, not all of ECharts.
-echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, CanvasRenderer, SVGRenderer]);
 
-/** An ECharts chart (bars and pies). */
-export function Chart({ option, height = 240 }: { option: object; height?: number }) {
-  return <ReactEChartsCore echarts={echarts} option={option} style={{ height }} notMerge />;
+/** An ECharts chart (bars and pies); `print` draws it as SVG without animation, sharp on paper. */
+export function Chart({ option, height = 240, print }: { option: object; height?: number; print?: boolean }) {
+  return (
+    <ReactEChartsCore
+      echarts={echarts}
+      option={print ? { ...option, animation: false } : option}
+      opts={print ? { renderer: 'svg' } : undefined}
+      style={{ height }}
+      notMerge
+    />
+  );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, DatePicker, Form, Modal, Select, Skeleton, Space, Table, Tabs, Tag } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { FileTextOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
@@ -22,6 +22,7 @@ import { PoiDrawer } from './PoiDrawer.tsx';
 import { PoiImportModal } from './PoiImportModal.tsx';
 import { POI_STATUS_COLOR, poiFeatures } from './poiStatus.ts';
 import { useSurveyProject } from './useSurveyProject.ts';
+import { SurveyReportModal } from './SurveyReport.tsx';
 
 interface Filters {
   deliveryId?: number;
@@ -47,6 +48,7 @@ export default function LeakPage() {
   const [assigning, setAssigning] = useState<number[] | null>(null);
   const [assignForm] = Form.useForm<{ assigneeId: number; dueDate?: Dayjs }>();
   const [importing, setImporting] = useState(false);
+  const [reporting, setReporting] = useState(false);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const deliveries = useQuery({ queryKey: ['leaks', enterpriseID, 'deliveries', projectId], queryFn: () => leakApi.deliveries(projectId), enabled: projectId !== undefined });
@@ -160,12 +162,24 @@ export default function LeakPage() {
             label: <span data-testid="leak-metrics-tab">{t('leak.tabs.metrics')}</span>,
             children: (
               <Space direction="vertical" style={{ width: '100%' }}>
-                <DatePicker.RangePicker allowEmpty={[true, true]} value={period} onChange={(v) => setPeriod(v as [Dayjs | null, Dayjs | null] | null)} placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]} />
+                <Space wrap>
+                  <DatePicker.RangePicker allowEmpty={[true, true]} value={period} onChange={(v) => setPeriod(v as [Dayjs | null, Dayjs | null] | null)} placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]} />
+                  <Button icon={<FileTextOutlined />} onClick={() => setReporting(true)} disabled={!metrics.data} data-testid="leak-report">
+                    {t('leak.report.button')}
+                  </Button>
+                </Space>
                 <LeakMetricsPanel metrics={metrics.data?.result} />
               </Space>
             ),
           },
         ]}
+      />
+      <SurveyReportModal
+        open={reporting}
+        onClose={() => setReporting(false)}
+        project={(projects.data?.result ?? []).find((p) => p.id === projectId)}
+        period={[metricsParams.from, metricsParams.to]}
+        metrics={metrics.data?.result}
       />
       <PoiImportModal
         open={importing}
