@@ -21,6 +21,8 @@ export const TEST_CITY_PIPES = 2000;
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The server's DATA_DIR (uploads, photos), removed on close. */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   return {
     app,
     database,
+    dataDir,
     async close() {
       await app.close();
       await database.close();
@@ -153,6 +156,7 @@ export interface DemoIds {
 export interface DemoServer {
   readonly app: FastifyInstance;
   readonly database: Database;
+  readonly dataDir: string;
   /** Ids of the demo enterprises. */
   readonly ids: DemoIds;
 }
@@ -173,6 +177,9 @@ export function useDemoServer(): DemoServer {
     },
     get database() {
       return test!.database;
+    },
+    get dataDir() {
+      return test!.dataDir;
     },
     get ids() {
       return ids!;

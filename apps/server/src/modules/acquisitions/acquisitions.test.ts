@@ -56,6 +56,37 @@ describe('acquisitions', () => {
   });
 });
 
+describe('editing scenes', () => {
+  it('members change a scene as processing goes on; admins delete; another enterprise sees none of it', async () => {
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const body = { satellite: 'SAOCOM-1B', productId: 'EDIT-1', acquiredAt: '2026-05-01T10:00:00Z', orbitDirection: 'ascending', mode: 'TOPSAR Narrow', polarisation: 'dual', footprint: square(120.2, 30.2, 0.2), status: 'acquired' };
+    const id = (await member({ method: 'POST', url: '/api/acquisitions', payload: body })).json().result.id;
+    await member({ method: 'POST', url: '/api/acquisitions', payload: { ...body, productId: 'EDIT-2' } });
+
+    const edited = await member({ method: 'PUT', url: `/api/acquisitions/${id}`, payload: { ...body, status: 'processing' } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().result).toMatchObject({ id, status: 'processing' });
+    const clash = await member({ method: 'PUT', url: `/api/acquisitions/${id}`, payload: { ...body, productId: 'EDIT-2' } });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().message).toBe('productId: this enterprise already has an acquisition with this product id');
+    const bad = await member({ method: 'PUT', url: `/api/acquisitions/${id}`, payload: { ...body, status: 'lost' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^status: /);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    expect((await viewer({ method: 'PUT', url: `/api/acquisitions/${id}`, payload: body })).statusCode).toBe(403);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gas({ method: 'PUT', url: `/api/acquisitions/${id}`, payload: body })).statusCode).toBe(404);
+    expect((await gas({ method: 'DELETE', url: `/api/acquisitions/${id}` })).statusCode).toBe(404);
+    expect((await member({ method: 'DELETE', url: `/api/acquisitions/${id}` })).statusCode).toBe(403);
+
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    expect((await admin({ method: 'DELETE', url: `/api/acquisitions/${id}` })).statusCode).toBe(200);
+    expect((await admin({ method: 'GET', url: `/api/acquisitions/${id}` })).statusCode).toBe(404);
+    expect((await admin({ method: 'DELETE', url: `/api/acquisitions/${id}` })).statusCode).toBe(404);
+    expect((await admin({ method: 'PUT', url: `/api/acquisitions/${id}`, payload: body })).statusCode).toBe(404);
+  });
+});
+
 describe('coverage', () => {
   it("gives each project the share of its area the taken scenes cover, with its last and next acquisition", async () => {
     const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
@@ -140,6 +171,15 @@ describe('scene list import', () => {
     expect(await sceneCount(api)).toBe(before + 2);
     const report = (await api({ method: 'GET', url: `/api/acquisitions/imports/${failed.id}`, headers: { 'Accept-Language': 'zh-CN' } })).json().result as ImportJobView;
     expect(report.problems[0].reason).toBe('“sideways”不是可用的值：ascending, descending');
+  });
+
+  it('lists the recent scene imports of the enterprise', async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const recent = (await api({ method: 'GET', url: '/api/acquisitions/imports' })).json().result as ImportJobView[];
+    expect(recent.length).toBeGreaterThan(0);
+    expect(recent.every((job) => job.kind === 'acquisitions')).toBe(true);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gas({ method: 'GET', url: '/api/acquisitions/imports' })).json().result).toEqual([]);
   });
 
   it('needs the product id and time fields mapped; viewers cannot import; other enterprises cannot see the job', async () => {

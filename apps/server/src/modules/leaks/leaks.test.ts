@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { ImportJobView } from '@console/contract';
@@ -220,6 +222,30 @@ describe('POI photos', () => {
     expect((await gas({ method: 'GET', url: `/api/leaks/photos/${added.json().result.id}` })).statusCode).toBe(404);
     expect((await api({ method: 'DELETE', url: `/api/leaks/photos/${added.json().result.id}` })).json().success).toBe(true);
     expect((await api({ method: 'GET', url: `/api/leaks/photos/${added.json().result.id}` })).statusCode).toBe(404);
+  });
+
+  it('deleting a delivery takes its POIs, history and photo files with it; only admins delete, within their enterprise', async () => {
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const leak = await project(member, 'BJ-LEAK-2026');
+    const [p, q] = await pipeMidpoints(member, leak.id, 2);
+    const job = await importDelivery(member, 'gone.csv', `poi_id,lon,lat\nG-1,${p[0]},${p[1]}\nG-2,${q[0]},${q[1]}\n`, { projectId: leak.id, name: 'to delete' });
+    const deliveryId = job.result!.deliveryId!;
+    const [poi] = (await member({ method: 'GET', url: `/api/leaks/pois?deliveryId=${deliveryId}` })).json().result.list;
+    await member({ method: 'POST', url: `/api/leaks/pois/${poi.id}/photos`, ...multipartFile('file', 'site.png', PNG) });
+    const photoDir = join(demo.dataDir, 'photos', String(demo.ids.water));
+    const photosBefore = (await readdir(photoDir)).length;
+
+    expect((await member({ method: 'DELETE', url: `/api/leaks/deliveries/${deliveryId}` })).statusCode).toBe(403);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gas({ method: 'DELETE', url: `/api/leaks/deliveries/${deliveryId}` })).statusCode).toBe(404);
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    expect((await admin({ method: 'DELETE', url: `/api/leaks/deliveries/${deliveryId}` })).statusCode).toBe(200);
+    expect((await admin({ method: 'GET', url: `/api/leaks/pois?deliveryId=${deliveryId}` })).json().result.total).toBe(0);
+    expect((await admin({ method: 'GET', url: `/api/leaks/pois/${poi.id}` })).statusCode).toBe(404);
+    expect((await admin({ method: 'GET', url: '/api/leaks/deliveries' })).json().result.map((d: { id: number }) => d.id)).not.toContain(deliveryId);
+    expect((await readdir(photoDir)).length).toBe(photosBefore - 1);
+    const again = await admin({ method: 'DELETE', url: `/api/leaks/deliveries/${deliveryId}` });
+    expect(again.statusCode).toBe(404);
   });
 
   it('refuses a photo over PHOTO_LIMIT_MB with 413', async () => {

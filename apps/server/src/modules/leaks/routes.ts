@@ -58,9 +58,9 @@ export const leakRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobR
   );
   api.delete(
     '/deliveries/:id',
-    { config: leak('delete'), schema: { tags, summary: 'Delete a delivery with its POIs', params: idParams } },
+    { config: leak('delete'), schema: { tags, summary: 'Delete a delivery with its POIs, their history and photos', params: idParams } },
     async (request) => {
-      await service.deleteDelivery(db, requireEnterprise(request).id, request.params.id);
+      await service.deleteDelivery(db, limits.dataDir, requireEnterprise(request).id, request.params.id);
       return ok(request, null);
     },
   );

@@ -1,7 +1,9 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { POI_ACTION_FROM, type FindingInput, type Language, type PoiAction, type PoiListQuery, type PoiStatus } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { deliveries, memberships, poiEvents, pois, users } from '../../db/schema.ts';
+import { deliveries, memberships, poiEvents, poiPhotos, pois, users } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 
 const poiColumns = {
@@ -85,9 +87,19 @@ export async function listDeliveries(db: Db, enterpriseId: number, projectId?: n
   return db.select().from(deliveries).where(and(...where)).orderBy(desc(deliveries.deliveredAt));
 }
 
-export async function deleteDelivery(db: Db, enterpriseId: number, id: number) {
-  const deleted = await db.delete(deliveries).where(and(eq(deliveries.id, id), eq(deliveries.enterpriseId, enterpriseId))).returning({ id: deliveries.id });
-  if (!deleted.length) throw notFound('notFound.delivery');
+/** Deletes a delivery with its POIs, their history and photos (the photo files too, once the rows are gone). */
+export async function deleteDelivery(db: Db, dataDir: string, enterpriseId: number, id: number) {
+  const photoPaths = await db.transaction(async (tx) => {
+    const paths = await tx
+      .select({ path: poiPhotos.path })
+      .from(poiPhotos)
+      .innerJoin(pois, eq(pois.id, poiPhotos.poiId))
+      .where(and(eq(pois.deliveryId, id), eq(pois.enterpriseId, enterpriseId)));
+    const deleted = await tx.delete(deliveries).where(and(eq(deliveries.id, id), eq(deliveries.enterpriseId, enterpriseId))).returning({ id: deliveries.id });
+    if (!deleted.length) throw notFound('notFound.delivery');
+    return paths.map((p) => p.path);
+  });
+  await Promise.all(photoPaths.map((path) => rm(join(dataDir, path), { force: true })));
 }
 
 const STATUS_NAMES: Record<PoiStatus, Record<Language, string>> = {

@@ -7,7 +7,7 @@ export function BackToProjects() {
   const { t } = useTranslation();
   return (
     <Link to="/project/list" data-testid="back-to-projects" style={{ color: 'inherit', padding: '0 8px' }}>
-      <ArrowLeftOutlined /> {t('header.backToProjects')}
+      <ArrowLeftOutlined /> <span className="back-to-projects-label">{t('header.backToProjects')}</span>
     </Link>
   );
 }

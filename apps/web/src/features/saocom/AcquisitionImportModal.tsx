@@ -1,4 +1,4 @@
-import { Form, Input, Select } from 'antd';
+import { Divider, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ACQUISITION_IMPORT_FIELDS, ACQUISITION_MODES, ACQUISITION_STATUSES, ORBIT_DIRECTIONS, POLARISATIONS, SATELLITES, type ImportJobView } from '@console/contract';
 import { leakApi } from '../../api/leaks.ts';
@@ -37,7 +37,8 @@ export function AcquisitionImportModal({ open, onClose, onImported }: { open: bo
         }),
         extra: (
           <>
-            <div style={{ marginBottom: 8 }}>{t('saocom.import.defaultsHint')}</div>
+            <Divider orientation="left" plain style={{ margin: '8px 0' }}>{t('saocom.import.defaults')}</Divider>
+            <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{t('saocom.import.defaultsHint')}</Typography.Paragraph>
             <Form.Item name="satellite" label={t('saocom.satellite')} style={{ marginBottom: 10 }}>
               <Input list="scene-import-satellites" maxLength={40} allowClear data-testid="scene-import-satellite" />
             </Form.Item>
