@@ -324,6 +324,9 @@ describe('tenant isolation', () => {
       // The built-in basemap is public map data, no tenant's.
       'GET /api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf',
       'GET /api/tiles/info',
+      // A user's own layer choices: the same in every enterprise, with nothing of any tenant in them.
+      'GET /api/preferences/poiOverlayLayers',
+      'PUT /api/preferences/poiOverlayLayers',
     ]);
     let checked = 0;
     // Logout revokes the token: call it last.
