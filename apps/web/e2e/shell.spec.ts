@@ -3,9 +3,17 @@ import { clickMenuItem, signIn } from './helpers.ts';
 
 const tabLabels = (page: Page) => page.getByTestId('tab-label').allTextContents();
 
+/**
+ * Right-clicks a tab and picks an action of its menu. Every tab has its own menu: wait until the
+ * last one has gone (it fades out), and try again if the menu closed before the pick landed.
+ */
 async function tabMenu(page: Page, label: string, action: string) {
-  await page.getByTestId('tab-label').filter({ hasText: label }).click({ button: 'right' });
-  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').last().getByTestId(`tab-${action}`).click();
+  const openMenus = page.locator('.ant-dropdown:visible');
+  await expect(async () => {
+    await expect(openMenus).toHaveCount(0, { timeout: 2000 });
+    await page.getByTestId('tab-label').filter({ hasText: label }).click({ button: 'right' });
+    await openMenus.getByTestId(`tab-${action}`).click({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 test.describe('multi-tab bar', () => {
