@@ -91,6 +91,14 @@ test.describe('leak detection', () => {
     await signIn(page, 'viewer');
     await page.goto('/leak');
     await expect(page.getByTestId('leak-total')).toBeVisible();
+    // The demo's second delivery came on 2026-06-01 with 32 POIs.
+    const period = page.getByTestId('leak-period').locator('input');
+    await period.first().fill('2026-06-01');
+    await period.last().fill('2026-06-01');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('leak-total')).toHaveText('32 POIs');
+    await page.getByTestId('leak-period').locator('.ant-picker-clear').click({ force: true });
+    await expect(page.getByTestId('leak-total')).not.toHaveText('32 POIs');
     await expect(page.getByTestId('leak-bulk-assign')).toHaveCount(0);
     await expect(page.getByTestId('leak-page').locator('tbody .ant-checkbox')).toHaveCount(0);
     await page.getByTestId('leak-page').locator('tbody tr.ant-table-row').first().click();

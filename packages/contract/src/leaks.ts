@@ -131,6 +131,7 @@ export const poiListQuery = z.object({
   status: z.enum(POI_STATUSES).optional(),
   priority: z.enum(POI_PRIORITIES).optional(),
   assigneeId: optionalNumber(z.number().int().positive()),
+  /** POIs of deliveries made in these days (YYYY-MM-DD, inclusive). */
   from: optionalDate,
   to: optionalDate,
   page: z.coerce.number().int().min(1).default(1),

@@ -33,6 +33,23 @@ async function importDelivery(api: Api, fileName: string, content: string, optio
   return (await api({ method: 'GET', url: `/api/leaks/imports/${job.id}` })).json().result as ImportJobView;
 }
 
+describe('POI list', () => {
+  it("filters POIs by their delivery's date, the same rule as the metrics", async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const leak = await project(api, 'BJ-LEAK-2026');
+    const list = async (query: string) => (await api({ method: 'GET', url: `/api/leaks/pois?projectId=${leak.id}&${query}` })).json().result.total as number;
+    const metrics = async (query: string) => (await api({ method: 'GET', url: `/api/leaks/metrics?projectId=${leak.id}&${query}` })).json().result.delivered as number;
+    // The demo delivers 36 POIs on 2026-03-02, 32 on 2026-06-01 and 30 on 2026-08-31.
+    expect(await list('from=2026-06-01&to=2026-06-01')).toBe(32);
+    expect(await list('from=2026-06-02&to=2026-08-31')).toBe(30);
+    expect(await list('to=2026-03-01')).toBe(0);
+    expect(await metrics('from=2026-06-01&to=2026-08-31')).toBe(await list('from=2026-06-01&to=2026-08-31'));
+    const bad = await api({ method: 'GET', url: `/api/leaks/pois?from=June` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^from: /);
+  });
+});
+
 describe('POI deliveries and the field workflow', () => {
   it('imports a delivery: points become circles, polygons stay, each POI knows its pipes; bad rows fail it whole', async () => {
     const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);

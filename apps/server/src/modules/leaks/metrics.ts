@@ -1,6 +1,7 @@
-import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { deliveries, poiEvents, pois } from '../../db/schema.ts';
+import { deliveredWithin } from './service.ts';
 
 /** Diameter classes the metrics group leaks by (DOMAIN: most leaks are on pipes up to DN100). */
 export const DIAMETER_CLASSES = [
@@ -25,8 +26,7 @@ const count = <K extends string>(keys: K[]) => keys.reduce<Record<string, number
 export async function leakMetrics(db: Db, enterpriseId: number, q: { projectId?: number; from?: string; to?: string }) {
   const where: SQL[] = [eq(pois.enterpriseId, enterpriseId)];
   if (q.projectId !== undefined) where.push(eq(pois.projectId, q.projectId));
-  if (q.from) where.push(gte(deliveries.deliveredAt, new Date(`${q.from}T00:00:00Z`)));
-  if (q.to) where.push(lte(deliveries.deliveredAt, new Date(`${q.to}T23:59:59.999Z`)));
+  where.push(...deliveredWithin(q));
   const rows = await db
     .select({ id: pois.id, status: pois.status, assigneeId: pois.assigneeId, finding: pois.finding, pipes: pois.pipes, deliveredAt: deliveries.deliveredAt, investigatedAt: pois.investigatedAt, repairedAt: pois.repairedAt })
     .from(pois)

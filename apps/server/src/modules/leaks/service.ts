@@ -38,9 +38,16 @@ function poiConditions(enterpriseId: number, q: Omit<PoiListQuery, 'page' | 'pag
   if (q.status) where.push(eq(pois.status, q.status));
   if (q.priority) where.push(eq(pois.priority, q.priority));
   if (q.assigneeId !== undefined) where.push(eq(pois.assigneeId, q.assigneeId));
-  if (q.from) where.push(gte(pois.createdAt, new Date(`${q.from}T00:00:00Z`)));
-  if (q.to) where.push(lte(pois.createdAt, new Date(`${q.to}T23:59:59.999Z`)));
+  if (q.from || q.to) where.push(sql`${pois.deliveryId} in (select ${deliveries.id} from ${deliveries} where ${and(...deliveredWithin(q))})`);
   return and(...where);
+}
+
+/** Deliveries made in a period of whole days (UTC): the one rule of "when" for POI lists, metrics and reports. */
+export function deliveredWithin(q: { from?: string; to?: string }): SQL[] {
+  const period: SQL[] = [];
+  if (q.from) period.push(gte(deliveries.deliveredAt, new Date(`${q.from}T00:00:00Z`)));
+  if (q.to) period.push(lte(deliveries.deliveredAt, new Date(`${q.to}T23:59:59.999Z`)));
+  return period;
 }
 
 export async function listPois(db: Db, enterpriseId: number, q: PoiListQuery) {

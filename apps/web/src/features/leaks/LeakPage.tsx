@@ -3,7 +3,7 @@ import { Alert, Button, Card, DatePicker, Form, Modal, Select, Skeleton, Space, 
 import { FileTextOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { POI_ACTION_FROM, POI_PRIORITIES, POI_STATUSES, type BBox } from '@console/contract';
 import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
@@ -29,6 +29,9 @@ interface Filters {
   status?: string;
   priority?: string;
   assigneeId?: number;
+  /** Delivered in these days (YYYY-MM-DD). */
+  from?: string;
+  to?: string;
 }
 
 /**
@@ -102,6 +105,15 @@ export default function LeakPage() {
         <Select allowClear style={{ width: 150 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('leak.allStatuses')} options={POI_STATUSES.map((s) => ({ value: s, label: t(`leak.status.${s}`) }))} data-testid="leak-status" />
         <Select allowClear style={{ width: 120 }} value={filters.priority} onChange={(v) => set({ priority: v })} placeholder={t('leak.allPriorities')} options={POI_PRIORITIES.map((p) => ({ value: p, label: t(`leak.priority.${p}`) }))} />
         <Select allowClear style={{ width: 140 }} value={filters.assigneeId} onChange={(v) => set({ assigneeId: v })} placeholder={t('leak.allAssignees')} options={(members.data?.result ?? []).map((m) => ({ value: m.userId, label: m.realname || m.username }))} />
+        <span data-testid="leak-period">
+          <DatePicker.RangePicker
+            allowEmpty={[true, true]}
+            style={{ width: 290 }}
+            value={[filters.from ? dayjs(filters.from) : null, filters.to ? dayjs(filters.to) : null]}
+            onChange={(v) => set({ from: v?.[0]?.format('YYYY-MM-DD'), to: v?.[1]?.format('YYYY-MM-DD') })}
+            placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]}
+          />
+        </span>
         <Authorized action="import">
           <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="leak-import">{t('leak.import.button')}</Button>
         </Authorized>
