@@ -122,8 +122,9 @@ test.describe('leak detection', () => {
     await page.getByTestId('leak-metrics-tab').click();
     const allDelivered = await metric(page, 'delivered');
     // The second and third quarterly deliveries.
-    await page.getByPlaceholder('Delivered from').fill('2026-04-01');
-    await page.getByPlaceholder('to', { exact: true }).fill('2026-09-30');
+    const period = page.getByTestId('metrics-period').locator('input');
+    await period.first().fill('2026-04-01');
+    await period.last().fill('2026-09-30');
     await page.keyboard.press('Enter');
     await expect.poll(() => metric(page, 'delivered')).toBeLessThan(allDelivered);
     const delivered = await metric(page, 'delivered');

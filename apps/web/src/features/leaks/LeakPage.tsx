@@ -175,7 +175,9 @@ export default function LeakPage() {
             children: (
               <Space direction="vertical" style={{ width: '100%' }}>
                 <Space wrap>
-                  <DatePicker.RangePicker allowEmpty={[true, true]} value={period} onChange={(v) => setPeriod(v as [Dayjs | null, Dayjs | null] | null)} placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]} />
+                  <span data-testid="metrics-period">
+                    <DatePicker.RangePicker allowEmpty={[true, true]} value={period} onChange={(v) => setPeriod(v as [Dayjs | null, Dayjs | null] | null)} placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]} />
+                  </span>
                   <Button icon={<FileTextOutlined />} onClick={() => setReporting(true)} disabled={!metrics.data} data-testid="leak-report">
                     {t('leak.report.button')}
                   </Button>
