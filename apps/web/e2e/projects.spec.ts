@@ -17,6 +17,13 @@ test.describe('projects', () => {
     await expect(page.getByTestId('back-to-projects')).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.getItem('projectID'))).toMatch(/^\d+$/);
     await expect(page.getByTestId('project-edit')).toHaveCount(0);
+    // The leak survey at a glance; a click opens the leak screen on the project.
+    const pois = page.getByTestId('project-pois-BJ-LEAK-2026');
+    await expect(pois).toContainText(/Open [1-9]\d*/);
+    await expect(pois).toContainText(/Repaired [1-9]\d*/);
+    await pois.click();
+    await expect(page).toHaveURL(/\/leak$/);
+    await expect(page.getByTestId('leak-project')).toContainText('滨江区供水管网卫星漏损监测');
   });
 
   test('an admin creates a project by its rectangle, finds it, edits it on its page and deletes it', async ({ page }) => {

@@ -1,4 +1,4 @@
-import type { AreaGeometry, NetworkType, PipeLengthByType, ProjectInput } from '@console/contract';
+import type { AreaGeometry, NetworkType, PipeLengthByType, PoiStatus, ProjectInput } from '@console/contract';
 import { del, get, post, put } from './http.ts';
 
 export interface Project {
@@ -15,6 +15,8 @@ export interface Project {
   status: 'planned' | 'active' | 'closed';
   description: string | null;
   pipeLengthM: PipeLengthByType;
+  /** POIs delivered on the project, by status. */
+  poiCounts: Partial<Record<PoiStatus, number>>;
 }
 
 /** Bodies go as JSON text fields in the form encoding: the area as GeoJSON text. */

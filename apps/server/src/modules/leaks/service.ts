@@ -50,6 +50,19 @@ export function deliveredWithin(q: { from?: string; to?: string }): SQL[] {
   return period;
 }
 
+/** POIs per project and status, for the projects' key figures: projectId -> status -> count. */
+export async function poiCountsByProject(db: Db, enterpriseId: number, projectIds: number[]) {
+  const counts = new Map<number, Partial<Record<PoiStatus, number>>>();
+  if (projectIds.length === 0) return counts;
+  const rows = await db
+    .select({ projectId: pois.projectId, status: pois.status, count: sql<number>`count(*)::int` })
+    .from(pois)
+    .where(and(eq(pois.enterpriseId, enterpriseId), inArray(pois.projectId, projectIds)))
+    .groupBy(pois.projectId, pois.status);
+  for (const row of rows) counts.set(row.projectId, { ...counts.get(row.projectId), [row.status]: Number(row.count) });
+  return counts;
+}
+
 export async function listPois(db: Db, enterpriseId: number, q: PoiListQuery) {
   const condition = poiConditions(enterpriseId, q);
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(pois).where(condition);

@@ -36,6 +36,21 @@ describe('projects', () => {
     expect(gas[0].pipeLengthM.water).toBeUndefined();
   });
 
+  it("counts each project's POIs by status, the same as the POI list does", async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const [leak, insar] = (await admin({ method: 'GET', url: '/api/projects' })).json().result;
+    const one = (await admin({ method: 'GET', url: `/api/projects/${leak.id}` })).json().result;
+    expect(one.poiCounts).toEqual(leak.poiCounts);
+    for (const status of ['new', 'assigned', 'investigating', 'leakFound', 'noLeak', 'repaired']) {
+      const total = (await admin({ method: 'GET', url: `/api/leaks/pois?projectId=${leak.id}&status=${status}` })).json().result.total;
+      expect(leak.poiCounts[status] ?? 0, status).toBe(total);
+    }
+    // The demo has worked through part of the survey: some POIs are still open, some repaired.
+    expect(leak.poiCounts.new).toBeGreaterThan(0);
+    expect(leak.poiCounts.repaired).toBeGreaterThan(0);
+    expect(insar.poiCounts).toEqual({});
+  });
+
   it('counts a pipe when its midpoint is inside the area', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const created = await admin({ method: 'POST', url: '/api/projects', payload: project({ code: 'EMPTY-1', area: square(121.5, 31.5, 0.01) }) });

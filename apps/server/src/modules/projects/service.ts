@@ -6,6 +6,7 @@ import { projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf } from '../../geo/geometry.ts';
 import { pipeLengthInArea } from '../pipelines/queries.ts';
+import { poiCountsByProject } from '../leaks/service.ts';
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -39,7 +40,19 @@ export async function listProjects(db: Db, enterpriseId: number, filter: { keywo
     conditions.push(or(ilike(projects.name, pattern), ilike(projects.code, pattern), ilike(projects.city, pattern))!);
   }
   const rows = await db.select().from(projects).where(and(...conditions)).orderBy(asc(projects.id));
-  return Promise.all(rows.map(async (row) => ({ ...present(row), pipeLengthM: await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry) })));
+  return withFigures(db, enterpriseId, rows);
+}
+
+/** Key figures of projects: pipe length in the area by network type, POIs by status. */
+async function withFigures(db: Db, enterpriseId: number, rows: (typeof projects.$inferSelect)[]) {
+  const poiCounts = await poiCountsByProject(db, enterpriseId, rows.map((row) => row.id));
+  return Promise.all(
+    rows.map(async (row) => ({
+      ...present(row),
+      pipeLengthM: await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry),
+      poiCounts: poiCounts.get(row.id) ?? {},
+    })),
+  );
 }
 
 function present(row: typeof projects.$inferSelect) {
@@ -50,7 +63,8 @@ function present(row: typeof projects.$inferSelect) {
 export async function getProject(db: Db, enterpriseId: number, id: number) {
   const [row] = await db.select().from(projects).where(and(eq(projects.id, id), eq(projects.enterpriseId, enterpriseId)));
   if (!row) throw notFound('notFound.project');
-  return { ...present(row), pipeLengthM: await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry) };
+  const [project] = await withFigures(db, enterpriseId, [row]);
+  return project;
 }
 
 export async function createProject(db: Db, enterpriseId: number, userId: number, input: ProjectInput) {

@@ -11,7 +11,7 @@ import { MapView } from '../../components/MapView.tsx';
 import { Authorized } from '../../components/Authorized.tsx';
 import { useSession } from '../../stores/session.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
-import { NETWORK_COLOR, PipeLengths, STATUS_COLOR } from './ProjectListPage.tsx';
+import { NETWORK_COLOR, PipeLengths, PoiFigures, STATUS_COLOR } from './ProjectListPage.tsx';
 
 /** One project's details and key figures; the current project id is kept in session storage. */
 export default function ProjectInfoPage() {
@@ -71,6 +71,9 @@ export default function ProjectInfoPage() {
           <span data-testid="project-pipe-length">
             <PipeLengths lengths={p.pipeLengthM} />
           </span>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('project.pois')} span={2}>
+          <PoiFigures project={p} />
         </Descriptions.Item>
         <Descriptions.Item label={t('project.description')} span={2}>
           {p.description ?? '-'}

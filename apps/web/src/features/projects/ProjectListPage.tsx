@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { Authorized } from '../../components/Authorized.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { formatLength } from '../../utils/format.ts';
+import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 
 export const STATUS_COLOR = { planned: 'blue', active: 'green', closed: 'default' } as const;
@@ -28,6 +29,34 @@ export function PipeLengths({ lengths }: { lengths: Project['pipeLengthM'] }) {
         </Tag>
       ))}
     </Space>
+  );
+}
+
+/** The project's leak survey at a glance: POIs still open, leaks to repair, leaks repaired; a click opens /leak on it. */
+export function PoiFigures({ project }: { project: Project }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const c = project.poiCounts;
+  const figures = [
+    { key: 'open', count: (c.new ?? 0) + (c.assigned ?? 0) + (c.investigating ?? 0), color: POI_STATUS_COLOR.investigating },
+    { key: 'toRepair', count: c.leakFound ?? 0, color: POI_STATUS_COLOR.leakFound },
+    { key: 'repaired', count: c.repaired ?? 0, color: POI_STATUS_COLOR.repaired },
+  ];
+  if (Object.keys(c).length === 0) return <Typography.Text type="secondary">{t('project.poiFigures.none')}</Typography.Text>;
+  const openLeaks = () => {
+    useSession.getState().setProject(project.id);
+    navigate('/leak');
+  };
+  return (
+    <Tooltip title={t('project.poiFiguresHint')}>
+      <Space size={4} wrap style={{ cursor: 'pointer' }} onClick={openLeaks} data-testid={`project-pois-${project.code}`}>
+        {figures.map((f) => (
+          <Tag key={f.key} color={f.count ? f.color : undefined}>
+            {t(`project.poiFigures.${f.key}`, { count: f.count })}
+          </Tag>
+        ))}
+      </Space>
+    </Tooltip>
   );
 }
 
@@ -75,7 +104,7 @@ export default function ProjectListPage() {
         loading={projects.isLoading}
         dataSource={projects.data?.result ?? []}
         pagination={false}
-        scroll={{ x: 960 }}
+        scroll={{ x: 1100 }}
         locale={{ emptyText: t('project.empty') }}
         columns={[
           {
@@ -92,6 +121,7 @@ export default function ProjectListPage() {
           { title: t('project.status'), dataIndex: 'status', render: (s: Project['status']) => <Tag color={STATUS_COLOR[s]}>{t(`project.statuses.${s}`)}</Tag> },
           { title: t('project.period'), render: (_, p) => [p.startDate, p.endDate].map((d) => d ?? '…').join(' ~ ') },
           { title: t('project.pipeLength'), dataIndex: 'pipeLengthM', render: (lengths: Project['pipeLengthM']) => <PipeLengths lengths={lengths} /> },
+          { title: t('project.pois'), render: (_, p) => <PoiFigures project={p} /> },
           {
             title: t('common.actions'),
             render: (_, p) => (
