@@ -49,7 +49,7 @@ export interface DemoCity {
 const BLOCK_M = 180;
 const M_PER_DEG_LAT = 111_320;
 
-/** Pipes per street segment on average: water on all, gas on 60 %, drainage on 70 %. */
+/** Pipes per street segment on average: water on all, gas on 60 %, drainage on 70 % (all three under main streets). */
 const PIPES_PER_STREET = 2.3;
 
 const STREET_NAMES = ['江南大道', '滨盛路', '江陵路', '长河路', '西兴路', '浦沿路', '信诚路', '江晖路', '南环路', '滨文路', '聚才路', '伟业路'];
@@ -90,37 +90,51 @@ export function generateCity(options: CityOptions = {}): DemoCity {
   const counters: Record<string, number> = { water: 0, gas: 0, drainage: 0 };
   const nextId = (type: 'water' | 'gas' | 'drainage') => `${{ water: 'W', gas: 'G', drainage: 'D' }[type]}-${String(++counters[type]).padStart(7, '0')}`;
 
-  const addStreetPipes = (a: number[], b: number[], main: boolean) => {
+  /** The sizes of the pipes under a main street, kept from one end of the street to the other. */
+  interface MainSizes {
+    water: number;
+    gas: number;
+    drainage: number;
+  }
+  // Every fifth street is a main street and every tenth a trunk corridor, so a map that shows only
+  // mains or trunk mains (the tiles' scale ranges) draws whole streets, not scattered blocks.
+  const mainSizes = (i: number): MainSizes | null => {
+    if (i % 5 !== 0) return null;
+    if (i % 10 === 0) return { water: random.pick([800, 1000]), gas: 315, drainage: random.pick([1500, 1800]) };
+    return { water: random.pick([400, 500, 600]), gas: 200, drainage: random.pick([1000, 1200]) };
+  };
+
+  const addStreetPipes = (a: number[], b: number[], main: MainSizes | null) => {
     if (pipes.length >= target) return;
     const centre = [a, b];
     pipes.push({
       pipeId: nextId('water'),
       networkType: 'water',
       material: random.weighted([['ductile iron', 50], ['PE', 25], ['steel', 10], ['cast iron', 10], ['PVC', 5]] as const),
-      diameterMm: main ? random.pick([400, 500, 600, 800]) : random.weighted([[100, 35], [150, 25], [200, 20], [300, 15], [80, 5]] as const),
+      diameterMm: main ? main.water : random.weighted([[100, 35], [150, 25], [200, 20], [300, 15], [80, 5]] as const),
       pressureClass: null,
       installYear: random.int(1985, 2024),
       depthM: round2(random.between(0.8, 2.0)),
       geometry: { type: 'LineString', coordinates: offset(centre, 4) },
     });
-    if (random.chance(0.6) && pipes.length < target) {
+    if ((main || random.chance(0.6)) && pipes.length < target) {
       pipes.push({
         pipeId: nextId('gas'),
         networkType: 'gas',
         material: random.weighted([['PE', 70], ['steel', 30]] as const),
-        diameterMm: main ? random.pick([200, 315]) : random.pick([63, 110, 160]),
+        diameterMm: main ? main.gas : random.pick([63, 110, 160]),
         pressureClass: main ? random.weighted([['medium', 70], ['sub-high', 30]] as const) : random.weighted([['low', 60], ['medium', 40]] as const),
         installYear: random.int(1995, 2024),
         depthM: round2(random.between(0.9, 1.5)),
         geometry: { type: 'LineString', coordinates: offset(centre, -4) },
       });
     }
-    if (random.chance(0.7) && pipes.length < target) {
+    if ((main || random.chance(0.7)) && pipes.length < target) {
       pipes.push({
         pipeId: nextId('drainage'),
         networkType: 'drainage',
         material: random.weighted([['concrete', 55], ['HDPE', 30], ['PVC', 15]] as const),
-        diameterMm: main ? random.pick([1000, 1200, 1500]) : random.pick([300, 400, 500, 600, 800]),
+        diameterMm: main ? main.drainage : random.pick([300, 400, 500, 600, 800]),
         pressureClass: null,
         installYear: random.int(1980, 2024),
         depthM: round2(random.between(1.5, 4.0)),
@@ -130,10 +144,9 @@ export function generateCity(options: CityOptions = {}): DemoCity {
   };
 
   const basemap: DemoFeature[] = [];
-  // Every fifth street is a main street.
   for (let i = 0; i < n; i++) {
-    const mainX = i % 5 === 0;
-    const mainY = i % 5 === 0;
+    const mainX = mainSizes(i);
+    const mainY = mainSizes(i);
     const ns: number[][] = [];
     const ew: number[][] = [];
     for (let j = 0; j < n; j++) {

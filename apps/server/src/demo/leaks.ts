@@ -128,6 +128,12 @@ export async function seedLeakSurvey(tx: Tx, input: { enterpriseId: number; proj
             values = { ...values, repairedAt };
             events.push({ action: 'repair', from: 'leakFound', to: 'repaired', at: repairedAt, userId: crew });
           }
+        } else if (random.chance(0.3)) {
+          // A crew is on site: started, finding not recorded yet.
+          const startedAt = new Date(assignedAt.getTime() + random.int(2, 20) * DAY);
+          status = 'investigating';
+          values = { ...values, investigatedAt: startedAt };
+          events.push({ action: 'start', from: 'assigned', to: 'investigating', at: startedAt, userId: crew });
         }
       }
       const [poi] = await tx

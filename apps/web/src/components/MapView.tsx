@@ -40,6 +40,12 @@ export const NETWORK_MAP_COLOR: Record<NetworkType, string> = {
   telecom: '#13c2c2',
 };
 
+/**
+ * Drawing order where networks share a street: the wide gravity sewers underneath, pressure pipes
+ * (water, gas) on top, so a water main is not hidden under the sewer beside it when zoomed out.
+ */
+const NETWORK_Z_INDEX: Record<NetworkType, number> = { drainage: 0, heat: 1, power: 1, telecom: 1, gas: 2, water: 3 };
+
 export interface MapLayerVisibility {
   basemap: boolean;
   areas: boolean;
@@ -132,6 +138,9 @@ function authorisedTileLoad(tile: VectorTile<FeatureLike>, url: string) {
   });
 }
 
+/** Map units per pixel at about zoom 13, where distribution pipes appear. */
+const DETAIL_RESOLUTION: Record<number, number> = { 3857: 19, 4326: 1.7e-4 };
+
 const BASEMAP_STYLE: Record<string, Style> = {
   water: new Style({ fill: new Fill({ color: '#aad3f5' }) }),
   parks: new Style({ fill: new Fill({ color: '#c8e6c0' }) }),
@@ -151,7 +160,12 @@ async function basemapLayer(settings: MapSettings, t: (key: string) => string): 
         return new VectorTileLayer({
           source: new VectorTileSource({ format: new MVT(), url: template, tileGrid: gridFor(settings.srid, 512), projection: `EPSG:${settings.srid}` }),
           background: '#f2efe9',
-          style: (feature) => BASEMAP_STYLE[String(feature.get('kind') === 'river' ? 'water' : feature.get('kind') === 'park' ? 'parks' : feature.get('kind'))],
+          style: (feature, resolution) => {
+            const kind = String(feature.get('kind'));
+            // Side streets only from about zoom 12: further out they are noise under the mains.
+            if (kind === 'street' && resolution > 2 * DETAIL_RESOLUTION[settings.srid]) return undefined;
+            return BASEMAP_STYLE[kind === 'river' ? 'water' : kind === 'park' ? 'parks' : kind];
+          },
         });
       }
       return new TileLayer({ source: new XYZ({ url: template, tileGrid: gridFor(settings.srid, settings.tileSize), projection: `EPSG:${settings.srid}` }) });
@@ -197,8 +211,6 @@ const formatLength = (metres: number) => (metres < 1000 ? `${metres.toFixed(1)} 
 const formatArea = (squareMetres: number) =>
   squareMetres < 1e6 ? `${Math.round(squareMetres).toLocaleString()} m² (${(squareMetres / 1e4).toFixed(2)} ha)` : `${(squareMetres / 1e6).toFixed(3)} km²`;
 
-/** Map units per pixel at about zoom 13, where distribution pipes appear. */
-const DETAIL_RESOLUTION: Record<number, number> = { 3857: 19, 4326: 1.7e-4 };
 
 function pipeStyle(visible: Set<string>, srid: number) {
   const cache = new Map<string, Style>();
@@ -210,7 +222,7 @@ function pipeStyle(visible: Set<string>, srid: number) {
     const zoomedOut = resolution > DETAIL_RESOLUTION[srid];
     const width = (diameter >= 800 ? 3 : diameter >= 300 ? 2 : 1.2) * (zoomedOut ? 0.6 : 1);
     const key = `${type}:${width}`;
-    if (!cache.has(key)) cache.set(key, new Style({ stroke: new Stroke({ color: NETWORK_MAP_COLOR[type as NetworkType] ?? '#595959', width }) }));
+    if (!cache.has(key)) cache.set(key, new Style({ stroke: new Stroke({ color: NETWORK_MAP_COLOR[type as NetworkType] ?? '#595959', width }), zIndex: NETWORK_Z_INDEX[type as NetworkType] ?? 1 }));
     return cache.get(key);
   };
 }

@@ -99,26 +99,11 @@ export default function LeakPage() {
   const set = (patch: Filters) => setFilters((f) => ({ ...f, ...patch }));
   return (
     <Card data-testid="leak-page" styles={{ body: { paddingTop: 8 } }}>
+      {/* What concerns the whole project: which one, and its deliveries coming in. */}
       <Space wrap style={{ marginBottom: 8 }}>
         <Select style={{ width: 260 }} value={projectId} onChange={(v) => { setProjectId(v); setFilters({}); setCurrentLeak(null); }} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} placeholder={t('leak.project')} data-testid="leak-project" />
-        <Select allowClear style={{ width: 220 }} value={filters.deliveryId} onChange={(v) => set({ deliveryId: v })} placeholder={t('leak.allDeliveries')} options={(deliveries.data?.result ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.poiCount})` }))} data-testid="leak-delivery" />
-        <Select allowClear style={{ width: 150 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('leak.allStatuses')} options={POI_STATUSES.map((s) => ({ value: s, label: t(`leak.status.${s}`) }))} data-testid="leak-status" />
-        <Select allowClear style={{ width: 120 }} value={filters.priority} onChange={(v) => set({ priority: v })} placeholder={t('leak.allPriorities')} options={POI_PRIORITIES.map((p) => ({ value: p, label: t(`leak.priority.${p}`) }))} />
-        <Select allowClear style={{ width: 140 }} value={filters.assigneeId} onChange={(v) => set({ assigneeId: v })} placeholder={t('leak.allAssignees')} options={(members.data?.result ?? []).map((m) => ({ value: m.userId, label: m.realname || m.username }))} />
-        <span data-testid="leak-period">
-          <DatePicker.RangePicker
-            allowEmpty={[true, true]}
-            style={{ width: 290 }}
-            value={[filters.from ? dayjs(filters.from) : null, filters.to ? dayjs(filters.to) : null]}
-            onChange={(v) => set({ from: v?.[0]?.format('YYYY-MM-DD'), to: v?.[1]?.format('YYYY-MM-DD') })}
-            placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]}
-          />
-        </span>
         <Authorized action="import">
           <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="leak-import">{t('leak.import.button')}</Button>
-        </Authorized>
-        <Authorized action="export">
-          <ExportMenu fetch={(format) => leakApi.exportFile({ projectId, ...filters }, format)} baseName="pois" testId="leak-export" />
         </Authorized>
       </Space>
       <Tabs
@@ -128,14 +113,30 @@ export default function LeakPage() {
             label: t('leak.tabs.pois'),
             children: (
               <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
-                <div style={{ flex: '2 1 480px', minWidth: 0 }}>
+                <Space wrap style={{ width: '100%' }}>
+                  <Select allowClear style={{ width: 220 }} value={filters.deliveryId} onChange={(v) => set({ deliveryId: v })} placeholder={t('leak.allDeliveries')} options={(deliveries.data?.result ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.poiCount})` }))} data-testid="leak-delivery" />
+                  <Select allowClear style={{ width: 150 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('leak.allStatuses')} options={POI_STATUSES.map((s) => ({ value: s, label: t(`leak.status.${s}`) }))} data-testid="leak-status" />
+                  <Select allowClear style={{ width: 120 }} value={filters.priority} onChange={(v) => set({ priority: v })} placeholder={t('leak.allPriorities')} options={POI_PRIORITIES.map((p) => ({ value: p, label: t(`leak.priority.${p}`) }))} />
+                  <Select allowClear style={{ width: 140 }} value={filters.assigneeId} onChange={(v) => set({ assigneeId: v })} placeholder={t('leak.allAssignees')} options={(members.data?.result ?? []).map((m) => ({ value: m.userId, label: m.realname || m.username }))} />
+                  <span data-testid="leak-period">
+                    <DatePicker.RangePicker
+                      allowEmpty={[true, true]}
+                      style={{ width: 290, maxWidth: '100%' }}
+                      value={[filters.from ? dayjs(filters.from) : null, filters.to ? dayjs(filters.to) : null]}
+                      onChange={(v) => set({ from: v?.[0]?.format('YYYY-MM-DD'), to: v?.[1]?.format('YYYY-MM-DD') })}
+                      placeholder={[t('leak.metrics.from'), t('leak.metrics.to')]}
+                    />
+                  </span>
+                  <Authorized action="export">
+                    <ExportMenu fetch={(format) => leakApi.exportFile({ projectId, ...filters }, format)} baseName="pois" testId="leak-export" />
+                  </Authorized>
                   {canWork && (
-                    <Space style={{ marginBottom: 8 }}>
-                      <Button disabled={!assignable.length} onClick={() => openAssign(assignable)} data-testid="leak-bulk-assign">
-                        {t('leak.assignSelected', { count: assignable.length })}
-                      </Button>
-                    </Space>
+                    <Button disabled={!assignable.length} onClick={() => openAssign(assignable)} data-testid="leak-bulk-assign">
+                      {t('leak.assignSelected', { count: assignable.length })}
+                    </Button>
                   )}
+                </Space>
+                <div style={{ flex: '2 1 480px', minWidth: 0 }}>
                   <Table<Poi>
                     rowKey="id"
                     size="small"
