@@ -124,8 +124,9 @@ export default function ProjectListPage() {
           { title: t('project.pois'), render: (_, p) => <PoiFigures project={p} /> },
           {
             title: t('common.actions'),
+            width: 120,
             render: (_, p) => (
-              <Space>
+              <Space style={{ whiteSpace: 'nowrap' }}>
                 <Authorized action="edit">
                   <Typography.Link onClick={() => setEditing(p)}>{t('common.edit')}</Typography.Link>
                 </Authorized>
