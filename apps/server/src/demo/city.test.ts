@@ -10,7 +10,7 @@ describe('demo city', () => {
   it('keeps the sizes of a main street from one end to the other, with water, gas and drainage under it', () => {
     const city = generateCity({ pipes: 2000 });
     const mid = (c: number[][]) => [(c[0][0] + c[c.length - 1][0]) / 2, (c[0][1] + c[c.length - 1][1]) / 2];
-    const pipeMids = city.pipes.map((p) => ({ pipe: p, at: mid(p.geometry.coordinates) }));
+    const pipeMids = city.pipes.map((p) => ({ pipe: p, at: mid(p.geometry.coordinates as number[][]) }));
     const mainStreets = city.basemap.filter((f) => f.kind === 'mainStreet');
     let checked = 0;
     expect(mainStreets.length).toBeGreaterThan(2);

@@ -96,11 +96,12 @@ export function generateCity(options: CityOptions = {}): DemoCity {
     gas: number;
     drainage: number;
   }
-  // Every fifth street is a main street and every tenth a trunk corridor, so a map that shows only
-  // mains or trunk mains (the tiles' scale ranges) draws whole streets, not scattered blocks.
+  // Every fifth street (900 m apart) is a main street and every twentieth (3.6 km) a trunk
+  // corridor, so a map that shows only mains or trunk mains (the tiles' scale ranges) draws whole
+  // streets, not scattered blocks.
   const mainSizes = (i: number): MainSizes | null => {
     if (i % 5 !== 0) return null;
-    if (i % 10 === 0) return { water: random.pick([800, 1000]), gas: 315, drainage: random.pick([1500, 1800]) };
+    if (i % 20 === 0) return { water: random.pick([800, 1000]), gas: 315, drainage: random.pick([1500, 1800]) };
     return { water: random.pick([400, 500, 600]), gas: 200, drainage: random.pick([1000, 1200]) };
   };
 
