@@ -68,11 +68,16 @@ test.describe('leak detection', () => {
     await expect(modal).toContainText('Choose the leak type');
     await page.getByTestId('finding-type').click();
     await dropdown(page).getByText('Joint', { exact: true }).click();
+    // The material is picked by its name in the user's language (typed to search), stored as its code.
+    await page.getByTestId('finding-material').click();
+    await page.keyboard.type('ductile');
+    await dropdown(page).getByText('Ductile iron', { exact: true }).click();
     await page.getByTestId('finding-flow').fill('2');
     await page.waitForTimeout(1100);
     await modal.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('poi-status')).toHaveText('Leak found');
     await expect(page.getByTestId('poi-finding-detail')).toContainText('Joint');
+    await expect(page.getByTestId('poi-finding-detail')).toContainText('Ductile iron');
     await page.waitForTimeout(1100);
     await page.getByTestId('poi-repair').click();
     await expect(page.getByTestId('poi-status')).toHaveText('Repaired');

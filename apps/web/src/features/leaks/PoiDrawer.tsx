@@ -9,6 +9,7 @@ import { errorMessage } from '../../api/http.ts';
 import { leakApi, type Poi, type PoiPhoto } from '../../api/leaks.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { MaterialSelect } from '../../components/MaterialSelect.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { formatLength, materialLabel } from '../../utils/format.ts';
@@ -180,7 +181,7 @@ export function PoiDrawer({ poi, onClose, onAssign }: { poi: Poi | null; onClose
               </Form.Item>
               <Space wrap>
                 <Form.Item name="pipeMaterial" label={t('pipeline.material')}>
-                  <Input maxLength={40} style={{ width: 150 }} />
+                  <MaterialSelect withKnown style={{ width: 150 }} data-testid="finding-material" />
                 </Form.Item>
                 <Form.Item name="pipeDiameterMm" label={t('pipeline.diameter')}>
                   <InputNumber min={1} max={5000} style={{ width: 120 }} />

@@ -9,6 +9,7 @@ import { pipelineApi, type Pipe } from '../../api/pipelines.ts';
 import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
 import { MapView } from '../../components/MapView.tsx';
+import { MaterialSelect } from '../../components/MaterialSelect.tsx';
 import { Authorized } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { useChange } from '../../components/useChange.ts';
@@ -50,7 +51,6 @@ export default function PipelinePage() {
     queryFn: () => pipelineApi.list({ ...filters, ...page }),
     placeholderData: keepPreviousData,
   });
-  const facets = useQuery({ queryKey: ['pipelines', enterpriseID, 'facets'], queryFn: pipelineApi.facets });
   const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
   const mapSettings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const refreshMap = () => setPipesRevision((r) => r + 1);
@@ -105,7 +105,7 @@ export default function PipelinePage() {
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('pipeline.filters.keyword')} onSearch={(v) => set({ keyword: v.trim() || undefined })} style={{ width: 180 }} data-testid="pipe-search" />
         <Select allowClear placeholder={t('pipeline.filters.type')} style={{ width: 130 }} onChange={(v) => set({ networkType: v })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} data-testid="pipe-filter-type" />
-        <Select allowClear placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} options={(facets.data?.result.materials ?? []).map((m) => ({ value: m, label: materialLabel(t, m) }))} />
+        <MaterialSelect placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} />
         <Space.Compact>
           <InputNumber placeholder={t('pipeline.filters.diameterMin')} min={0} onChange={(v) => set({ diameterMin: v ?? undefined })} style={{ width: 120 }} data-testid="pipe-filter-dmin" />
           <InputNumber placeholder={t('pipeline.filters.diameterMax')} min={0} onChange={(v) => set({ diameterMax: v ?? undefined })} style={{ width: 90 }} />
