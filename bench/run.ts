@@ -20,7 +20,8 @@ import { migrateDatabase, openDatabase, type Database } from '../apps/server/src
 import { analyseUpload, getImportJob } from '../apps/server/src/modules/imports/jobs.ts';
 import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
 import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/pipelines/import.ts';
-import { clearTileCache, diameterFloorsAt, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
+import { diameterFloorsAt, PIPE_DETAIL_ZOOMS } from '../apps/server/src/geo/pipeScales.ts';
+import { clearTileCache, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
 import { writeGeoJson } from './files.ts';
 
 const run = promisify(execFile);
@@ -210,13 +211,14 @@ async function main() {
       };
       peer = await timeTiles(async (z, x, y) => {
         const filter = floorFilter(z);
-        const { rows: [row] } = await client.query(
-          `select ST_AsMVT(q, 'pipes', 4096, 'geom') as tile from (
-             select id, pipe_id, network_type, material, diameter_mm, install_year,
-                    ST_AsMVTGeom(geom, ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom
-             from bench_postgis_pipes where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}) q`,
-          [z, x, y],
-        );
+        const window = `from bench_postgis_pipes where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}`;
+        // Like ours: single pipes with their attributes, but one feature per network and diameter
+        // at the trunk-main (overview) zooms.
+        const source =
+          z < PIPE_DETAIL_ZOOMS.mains
+            ? `select network_type, diameter_mm, ST_AsMVTGeom(ST_Collect(geom), ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window} group by network_type, diameter_mm`
+            : `select id, pipe_id, network_type, material, diameter_mm, install_year, ST_AsMVTGeom(geom, ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window}`;
+        const { rows: [row] } = await client.query(`select ST_AsMVT(q, 'pipes', 4096, 'geom') as tile from (${source}) q`, [z, x, y]);
         return (row.tile as Buffer).length;
       }, tiles);
       await client.end();

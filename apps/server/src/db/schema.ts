@@ -11,11 +11,13 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { PIPE_SCALE_CLASS, scaleClassExpression } from '../geo/pipeScales.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -244,12 +246,20 @@ export const pipes = pgTable(
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     ...pipeAttributes(),
+    /** Trunk main, main or distribution pipe (geo/pipeScales.ts), from its network and diameter. */
+    scaleClass: smallint('scale_class')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(scaleClassExpression())),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('pipes_enterprise_pipe_id_idx').on(t.enterpriseId, t.pipeId),
     index('pipes_box_idx').using('gist', bboxBox(t)),
+    // Small-scale tiles read only the trunk mains or the mains: each has a window index of its own,
+    // so a zoom-10 tile does not walk every distribution pipe under it.
+    index('pipes_trunk_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" = ${PIPE_SCALE_CLASS.trunk}`)),
+    index('pipes_main_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" <= ${PIPE_SCALE_CLASS.main}`)),
     index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType),
   ],
 );

@@ -314,7 +314,9 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       element.style.display = 'block';
       element.style.left = `${event.pixel[0] + 12}px`;
       element.style.top = `${event.pixel[1] + 12}px`;
-      element.textContent = `${feature.get('pipeId')} · ${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'} · ${materialLabel(t, feature.get('material'))}`;
+      const network = `${t(`network.${feature.get('networkType')}`)} · DN${feature.get('diameterMm') ?? '-'}`;
+      // Overview tiles (trunk mains when zoomed out) carry no single pipe, only its network and size.
+      element.textContent = feature.get('pipeId') ? `${feature.get('pipeId')} · ${network} · ${materialLabel(t, feature.get('material'))}` : `${network} · ${t('map.zoomInForPipe')}`;
     });
     instance.on('singleclick', (event) => {
       if (measureRef.current) return;
@@ -326,7 +328,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
         if (onClick) return onClick(Number(hit.f.get('overlayId')));
       }
       const feature = instance.forEachFeatureAtPixel(event.pixel, (f) => f, { layerFilter: (l) => l === pipes, hitTolerance: 4 });
-      if (feature) clickRef.current?.(feature.getProperties());
+      if (feature?.get('pipeId')) clickRef.current?.(feature.getProperties());
     });
     return () => {
       cancelled = true;

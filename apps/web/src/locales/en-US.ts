@@ -587,6 +587,7 @@ const enUS = {
     close: 'Close',
   },
   map: {
+    zoomInForPipe: 'zoom in for single pipes',
     basemapFailed: 'The basemap cannot be shown',
     arcgisNoGrid: 'The ArcGIS service did not describe its tile grid (?f=json): enter origin and resolutions in the map settings.',
     wmtsUnreachable: 'The WMTS GetCapabilities document cannot be read from the service URL.',

@@ -589,6 +589,7 @@ const zhCN: Messages = {
     close: '关闭',
   },
   map: {
+    zoomInForPipe: '放大后可查看单根管段',
     basemapFailed: '底图无法显示',
     arcgisNoGrid: 'ArcGIS 服务未给出切片方案（?f=json）：请在地图设置中填写原点和分辨率。',
     wmtsUnreachable: '无法从服务地址读取 WMTS GetCapabilities 文档。',

@@ -1,37 +1,10 @@
-import { and, eq, gte, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BBox } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { basemapFeatures, enterprises, pipes } from '../../db/schema.ts';
-import { encodeTile, tileBBox, tileFeatures, type TileGrid } from '../../geo/tiles.ts';
+import { basemapFeatures, enterprises, pipes, type StoredGeometry } from '../../db/schema.ts';
+import { scaleConditionAt } from '../../geo/pipeScales.ts';
+import { encodeTile, tileBBox, tileFeatures, type TileGrid, type TileSourceFeature } from '../../geo/tiles.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
-
-/**
- * How much of the network a tile shows at zoom z, as real GIS layers set scale ranges: every pipe
- * from z13, mains (by diameter) from z11, trunk mains from z8, nothing further out. A whole city of
- * distribution pipes is noise at a small scale, and this keeps a tile small at every zoom.
- */
-export const PIPE_DETAIL_ZOOMS = { all: 13, mains: 11, trunks: 8 } as const;
-type Floors = Record<'water' | 'gas' | 'drainage' | 'other', number>;
-/** Mains: water from DN400, gas from DN200, drainage from DN1000, other networks from DN300. */
-export const MAIN_DIAMETER_MM: Floors = { water: 400, gas: 200, drainage: 1000, other: 300 };
-/** Trunk mains: water from DN800, gas from DN315, drainage from DN1500, other networks from DN600. */
-export const TRUNK_DIAMETER_MM: Floors = { water: 800, gas: 315, drainage: 1500, other: 600 };
-
-/** The smallest diameters a tile at zoom z draws: null for every pipe, 'none' for no pipe. */
-export function diameterFloorsAt(z: number): Floors | null | 'none' {
-  if (z >= PIPE_DETAIL_ZOOMS.all) return null;
-  if (z >= PIPE_DETAIL_ZOOMS.mains) return MAIN_DIAMETER_MM;
-  if (z >= PIPE_DETAIL_ZOOMS.trunks) return TRUNK_DIAMETER_MM;
-  return 'none';
-}
-
-const atLeast = (floors: Floors) =>
-  or(
-    and(eq(pipes.networkType, 'water'), gte(pipes.diameterMm, floors.water)),
-    and(eq(pipes.networkType, 'gas'), gte(pipes.diameterMm, floors.gas)),
-    and(eq(pipes.networkType, 'drainage'), gte(pipes.diameterMm, floors.drainage)),
-    and(sql`${pipes.networkType} not in ('water', 'gas', 'drainage')`, gte(pipes.diameterMm, floors.other)),
-  )!;
 
 /**
  * Made tiles, keyed by enterprise, its pipes version and the tile address. A change to the pipes
@@ -72,21 +45,39 @@ export async function bumpPipesVersion(db: Db, enterpriseId: number) {
   await db.update(enterprises).set({ pipesVersion: sql`${enterprises.pipesVersion} + 1` }).where(eq(enterprises.id, enterpriseId));
 }
 
+/**
+ * Trunk mains at overview zooms as one feature per network type and diameter, without the single
+ * pipe's attributes: a line one pixel wide cannot be picked out anyway, and a zoom-10 tile over a
+ * dense city shrinks to a fraction (per-pipe ids and names were most of its bytes).
+ */
+function overviewFeatures(rows: { networkType: string; diameterMm: number | null; geometry: StoredGeometry }[]): TileSourceFeature[] {
+  const groups = new Map<string, TileSourceFeature & { geometry: { type: 'MultiLineString'; coordinates: number[][][] } }>();
+  for (const { networkType, diameterMm, geometry } of rows) {
+    const key = `${networkType}:${diameterMm}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { geometry: { type: 'MultiLineString', coordinates: [] }, properties: { networkType, diameterMm } }));
+    if (geometry.type === 'LineString') group.geometry.coordinates.push(geometry.coordinates);
+    else if (geometry.type === 'MultiLineString') group.geometry.coordinates.push(...geometry.coordinates);
+  }
+  return [...groups.values()];
+}
+
 /** The enterprise's pipes in tile z/x/y as an MVT layer "pipes". */
 export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: number, x: number, y: number): Promise<Uint8Array> {
   const version = await pipesVersion(db, enterpriseId);
   const key = `${enterpriseId}:${version}:${grid}/${z}/${x}/${y}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const floors = diameterFloorsAt(z);
-  if (floors === 'none') {
+  const scales = scaleConditionAt(z);
+  if (scales === 'none') {
     const empty = encodeTile({ pipes: [] });
     cache.set(key, empty);
     return empty;
   }
   const box: BBox = tileBBox(grid, z, x, y);
   const where = [eq(pipes.enterpriseId, enterpriseId), pipeBboxIntersects(box)];
-  if (floors) where.push(atLeast(floors));
+  // The literal condition is the partial index's own, so the planner can use that index.
+  if (scales) where.push(sql.raw(`"pipes"."scale_class" ${scales}`));
   const rows = await db
     .select({
       id: pipes.id,
@@ -99,7 +90,7 @@ export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: 
     })
     .from(pipes)
     .where(and(...where));
-  const features = rows.map(({ id, geometry, ...properties }) => ({ id, geometry, properties: { id, ...properties } }));
+  const features = scales === '= 0' ? overviewFeatures(rows) : rows.map(({ id, geometry, ...properties }) => ({ id, geometry, properties: { id, ...properties } }));
   const tile = encodeTile({ pipes: tileFeatures(grid, z, x, y, features) });
   cache.set(key, tile);
   return tile;

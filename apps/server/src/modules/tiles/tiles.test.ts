@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
-import { MAIN_DIAMETER_MM, TRUNK_DIAMETER_MM } from './service.ts';
+import { MAIN_DIAMETER_MM, TRUNK_DIAMETER_MM } from '../../geo/pipeScales.ts';
 import { as, login, useDemoServer } from '../../testing/app.ts';
 
 const demo = useDemoServer();
@@ -63,10 +63,16 @@ describe('vector tiles', () => {
     const trunks = decode((await api({ method: 'GET', url: `/api/tiles/pipes/4326/9/${x >> 3}/${y >> 3}.pbf` })).rawPayload).layers.pipes;
     expect(trunks.length).toBeGreaterThan(0);
     expect(trunks.length).toBeLessThan(out.length);
+    let trunkLines = 0;
     for (let i = 0; i < trunks.length; i++) {
-      const f = trunks.feature(i).properties as { diameterMm: number; networkType: string };
+      const feature = trunks.feature(i);
+      const f = feature.properties as { diameterMm: number; networkType: string };
       expect(f.diameterMm).toBeGreaterThanOrEqual(TRUNK_DIAMETER_MM[f.networkType as 'water']);
+      // Overview tiles carry one feature per network and diameter, without single pipes' attributes.
+      expect(Object.keys(feature.properties).sort()).toEqual(['diameterMm', 'networkType']);
+      trunkLines += feature.loadGeometry().length;
     }
+    expect(trunkLines).toBeGreaterThan(trunks.length);
     const none = decode((await api({ method: 'GET', url: `/api/tiles/pipes/4326/7/${x >> 5}/${y >> 5}.pbf` })).rawPayload).layers.pipes;
     expect(none).toBeUndefined();
   });

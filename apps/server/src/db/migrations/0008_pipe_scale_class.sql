@@ -1,0 +1,3 @@
+ALTER TABLE "pipes" ADD COLUMN "scale_class" smallint GENERATED ALWAYS AS (case when "diameter_mm" >= (case "network_type" when 'water' then 800 when 'gas' then 315 when 'drainage' then 1500 else 600 end) then 0 when "diameter_mm" >= (case "network_type" when 'water' then 400 when 'gas' then 200 when 'drainage' then 1000 else 300 end) then 1 else 2 end) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "pipes_trunk_box_idx" ON "pipes" USING gist (box(point("minx", "miny"), point("maxx", "maxy"))) WHERE "scale_class" = 0;--> statement-breakpoint
+CREATE INDEX "pipes_main_box_idx" ON "pipes" USING gist (box(point("minx", "miny"), point("maxx", "maxy"))) WHERE "scale_class" <= 1;
