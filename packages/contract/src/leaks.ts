@@ -64,6 +64,8 @@ export const acquisitionListQuery = z.object({
  */
 export const POI_STATUSES = ['new', 'assigned', 'investigating', 'leakFound', 'noLeak', 'repaired'] as const;
 export type PoiStatus = (typeof POI_STATUSES)[number];
+/** POIs whose field work is not done: no finding recorded yet. */
+export const OPEN_POI_STATUSES: readonly PoiStatus[] = ['new', 'assigned', 'investigating'];
 export const POI_ACTIONS = ['assign', 'start', 'finding', 'repair', 'reopen'] as const;
 export type PoiAction = (typeof POI_ACTIONS)[number];
 

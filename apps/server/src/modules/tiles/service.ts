@@ -90,7 +90,8 @@ export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: 
     })
     .from(pipes)
     .where(and(...where));
-  const features = scales === '= 0' ? overviewFeatures(rows) : rows.map(({ id, geometry, ...properties }) => ({ id, geometry, properties: { id, ...properties } }));
+  const overview = scales === '= 0'; // trunk mains only
+  const features = overview ? overviewFeatures(rows) : rows.map(({ id, geometry, ...properties }) => ({ id, geometry, properties: { id, ...properties } }));
   const tile = encodeTile({ pipes: tileFeatures(grid, z, x, y, features) });
   cache.set(key, tile);
   return tile;

@@ -4,6 +4,7 @@ import { PrinterOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
+import { OPEN_POI_STATUSES } from '@console/contract';
 import type { Project } from '../../api/projects.ts';
 import { leakApi, type Delivery, type LeakMetrics, type Poi } from '../../api/leaks.ts';
 import { Chart } from '../../components/Chart.tsx';
@@ -12,7 +13,6 @@ import { materialLabel } from '../../utils/format.ts';
 import { metricCharts, metricFigures } from './metricsCharts.ts';
 import './surveyReport.css';
 
-const OPEN: Poi['status'][] = ['new', 'assigned', 'investigating'];
 const day = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD') : '-');
 
 interface ReportProps {
@@ -29,7 +29,7 @@ function ReportBody({ project, period, metrics, deliveries, pois }: ReportProps)
   const realname = useSession((s) => s.name);
   const enterprise = useSession((s) => s.enterprises?.find((e) => e.id === s.enterpriseID)?.enterpriseName);
   const leaks = pois.filter((p) => p.status === 'leakFound' || p.status === 'repaired').sort((a, b) => (a.foundAt ?? '').localeCompare(b.foundAt ?? ''));
-  const open = pois.filter((p) => OPEN.includes(p.status)).sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999'));
+  const open = pois.filter((p) => OPEN_POI_STATUSES.includes(p.status)).sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999'));
   const periodText = period[0] || period[1] ? `${period[0] ?? '…'} ~ ${period[1] ?? '…'}` : t('leak.report.allPeriods');
   return (
     <article className="survey-report" data-testid="survey-report">

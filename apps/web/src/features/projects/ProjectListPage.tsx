@@ -4,7 +4,7 @@ import { Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip, Ty
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_STATUSES, type NetworkType } from '@console/contract';
+import { OPEN_POI_STATUSES, PROJECT_STATUSES, type NetworkType } from '@console/contract';
 import { projectApi, type Project } from '../../api/projects.ts';
 import { Authorized } from '../../components/Authorized.tsx';
 import { useChange } from '../../components/useChange.ts';
@@ -38,7 +38,7 @@ export function PoiFigures({ project }: { project: Project }) {
   const navigate = useNavigate();
   const c = project.poiCounts;
   const figures = [
-    { key: 'open', count: (c.new ?? 0) + (c.assigned ?? 0) + (c.investigating ?? 0), color: POI_STATUS_COLOR.investigating },
+    { key: 'open', count: OPEN_POI_STATUSES.reduce((sum, s) => sum + (c[s] ?? 0), 0), color: POI_STATUS_COLOR.investigating },
     { key: 'toRepair', count: c.leakFound ?? 0, color: POI_STATUS_COLOR.leakFound },
     { key: 'repaired', count: c.repaired ?? 0, color: POI_STATUS_COLOR.repaired },
   ];
