@@ -85,6 +85,8 @@ export const MESSAGES = {
   'error.badBody': { 'en-US': 'The request body cannot be read', 'zh-CN': '请求内容无法解析' },
   'field.required': { 'en-US': 'is required', 'zh-CN': '不能为空' },
   'field.number': { 'en-US': 'must be a number', 'zh-CN': '必须是数字' },
+  'field.file': { 'en-US': 'must be a file sent as a multipart/form-data part', 'zh-CN': '须为以 multipart/form-data 方式上传的文件' },
+  'field.nul': { 'en-US': 'must not contain the NUL character (U+0000)', 'zh-CN': '不能包含空字符（U+0000）' },
   'field.username.format': {
     'en-US': '3 to 32 letters, digits or _ . @ -',
     'zh-CN': '须为 3 到 32 位字母、数字或 _ . @ -',

@@ -8,19 +8,24 @@ import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 
-/** A file of a multipart body, already on disk: routes read it, and move it to keep it. */
-export interface UploadedFile {
-  path: string;
-  filename: string;
-  mimetype: string;
-  size: number;
+/**
+ * A file of a multipart body, already on disk under DATA_DIR/uploads: routes read it, and move it
+ * to keep it. Only the multipart handler below makes these; a JSON or form body can carry objects
+ * and strings but never an instance of this class, so no request can name a server path.
+ */
+export class UploadedFile {
+  constructor(
+    readonly path: string,
+    readonly filename: string,
+    readonly mimetype: string,
+    readonly size: number,
+  ) {}
 }
 
-/** A multipart file field (documented as the object the server makes of it). */
-export const uploadedFile = z.object(
-  { path: z.string(), filename: z.string(), mimetype: z.string(), size: z.number() },
-  { message: 'field.required' },
-);
+/** A multipart file field: the value must be a file the server itself wrote from the stream. */
+export const uploadedFile = z
+  .custom<UploadedFile>((value) => value instanceof UploadedFile, { message: 'field.file' })
+  .meta({ type: 'string', format: 'binary', description: 'a file sent as a multipart part' });
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,6 +55,6 @@ export function registerUploads(app: FastifyInstance, dataDir: string, limitByte
     const out = createWriteStream(path);
     await pipeline(part.file, out);
     if (part.file.truncated) throw new AppError(413, 'upload.tooLarge', { mb: Math.round(limitBytes / 1024 / 1024) });
-    part.value = { path, filename: part.filename, mimetype: part.mimetype, size: out.bytesWritten } satisfies UploadedFile;
+    part.value = new UploadedFile(path, part.filename, part.mimetype, out.bytesWritten);
   };
 }
