@@ -53,6 +53,10 @@ export const MESSAGES = {
   'password.oldWrong': { 'en-US': 'passwordOld: the old password is wrong', 'zh-CN': 'passwordOld：原密码错误' },
   'password.reset': { 'en-US': 'Password reset, please sign in', 'zh-CN': '密码已重置，请登录' },
   'sms.sent': { 'en-US': 'Verification code sent', 'zh-CN': '验证码已发送' },
+  'rate.tooMany': {
+    'en-US': 'Too many requests from this address, try again in {seconds} s',
+    'zh-CN': '请求过于频繁，请 {seconds} 秒后再试',
+  },
   'sms.tooSoon': {
     'en-US': 'phone: a code was sent less than a minute ago, try again in {seconds} s',
     'zh-CN': 'phone：验证码发送过于频繁，请 {seconds} 秒后再试',

@@ -75,16 +75,20 @@ export const loginKeys = pgTable('login_keys', {
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
 
-/** Failed sign-ins, counted per username and per address for the lockout. */
-export const loginFailures = pgTable(
-  'login_failures',
+/**
+ * Attempts counted per scope (sign-in by username or by address, SMS sends by phone or address,
+ * sign-in keys by address) and subject, in a window: one row each, counted by one atomic upsert
+ * so that requests sent at once cannot all pass the same check (see http/throttle.ts).
+ */
+export const throttles = pgTable(
+  'throttles',
   {
-    id: serial('id').primaryKey(),
-    scope: text('scope', { enum: ['username', 'address'] }).notNull(),
+    scope: text('scope').notNull(),
     subject: text('subject').notNull(),
-    failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
+    count: integer('count').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
   },
-  (t) => [index('login_failures_subject_idx').on(t.scope, t.subject, t.failedAt)],
+  (t) => [primaryKey({ columns: [t.scope, t.subject] }), index('throttles_window_idx').on(t.windowStart)],
 );
 
 /** SMS verification codes; the code itself is stored hashed. */

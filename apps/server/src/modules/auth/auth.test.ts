@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
-import { accessTokens, loginFailures, loginKeys, users } from '../../db/schema.ts';
+import { eq, like, sql } from 'drizzle-orm';
+import { accessTokens, loginKeys, throttles, users } from '../../db/schema.ts';
 import { as, cookieOf, DEMO_PASSWORD, encryptPassword, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 
 const demo = useDemoServer();
@@ -68,7 +68,7 @@ describe('POST /api/checkLogin', () => {
     expect(unknown.json()).toMatchObject({ success: false, message: 'wrong username or password' });
     const zh = await loginResponse(demo.app, 'viewer', 'nottheright1', { 'Accept-Language': 'zh-CN,zh;q=0.9' });
     expect(zh.json()).toMatchObject({ success: false, message: '账户名或密码错误' });
-    await demo.database.db.delete(loginFailures);
+    await demo.database.db.delete(throttles);
   });
 
   it('refuses a replayed ciphertext and a reused key', async () => {
@@ -77,7 +77,7 @@ describe('POST /api/checkLogin', () => {
     expect((await postLogin('viewer', cipher, cookie)).json().success).toBe(true);
     const replay = await postLogin('viewer', cipher, cookie);
     expect(replay.json()).toMatchObject({ success: false, message: 'wrong username or password' });
-    await demo.database.db.delete(loginFailures);
+    await demo.database.db.delete(throttles);
   });
 
   it('refuses an expired key, a missing cookie and undecryptable text', async () => {
@@ -94,7 +94,7 @@ describe('POST /api/checkLogin', () => {
     }
     const plain = await getKey();
     expect((await postLogin('viewer', DEMO_PASSWORD, plain.cookie)).json().success).toBe(false);
-    await demo.database.db.delete(loginFailures);
+    await demo.database.db.delete(throttles);
   });
 
   it('names the missing field with 400', async () => {
@@ -152,7 +152,7 @@ describe('sign-in lockout', () => {
     expect(locked.json().result.retryAfterSeconds).toBeGreaterThan(14 * 60);
     expect(locked.json().message).toMatch(/try again in 15 minute/);
     // 15 minutes later the lock is over.
-    await demo.database.db.update(loginFailures).set({ failedAt: sql`${loginFailures.failedAt} - interval '16 minutes'` });
+    await demo.database.db.update(throttles).set({ windowStart: sql`${throttles.windowStart} - interval '16 minutes'` });
     expect((await loginResponse(demo.app, 'viewer')).json().success).toBe(true);
   });
 
@@ -161,7 +161,18 @@ describe('sign-in lockout', () => {
     expect((await loginResponse(demo.app, 'viewer')).json().success).toBe(true);
     for (let i = 0; i < 4; i++) await loginResponse(demo.app, 'viewer', `wrongpass${i}`);
     expect((await loginResponse(demo.app, 'viewer')).statusCode).toBe(200);
-    expect((await demo.database.db.select().from(loginFailures)).length).toBe(0);
+    expect((await demo.database.db.select().from(throttles).where(like(throttles.scope, 'sign-in:%'))).length).toBe(0);
+  });
+
+  it('judges only 5 of 60 wrong passwords sent at once: the check and the count are one step', async () => {
+    const remoteAddress = '10.9.8.60';
+    const keys = await Promise.all(Array.from({ length: 60 }, () => getKey(remoteAddress)));
+    const answers = await Promise.all(keys.map((k, i) => postLogin('member', encryptPassword(`wrongpass${i}`, k.key, k.iv), k.cookie, { remoteAddress })));
+    const judged = answers.filter((a) => a.statusCode === 200);
+    expect(judged.length).toBe(5);
+    expect(judged.every((a) => a.json().success === false)).toBe(true);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBe(55);
+    await demo.database.db.delete(throttles);
   });
 
   it('locks an address that fails for 5 different usernames', async () => {
@@ -177,7 +188,21 @@ describe('sign-in lockout', () => {
     expect(zh.json().message).toMatch(/登录失败次数过多/);
     // Another address is not affected.
     expect((await loginResponse(demo.app, 'admin')).json().success).toBe(true);
-    await demo.database.db.delete(loginFailures);
+    await demo.database.db.delete(throttles);
+  });
+});
+
+describe('sign-in keys', () => {
+  it('gives one address 120 keys a minute, however many it asks for at once', async () => {
+    const remoteAddress = '10.9.8.120';
+    const answers = await Promise.all(Array.from({ length: 150 }, () => demo.app.inject({ method: 'GET', url: '/api/getEncryptedString', remoteAddress })));
+    expect(answers.filter((a) => a.statusCode === 200).length).toBe(120);
+    const refused = answers.find((a) => a.statusCode === 429)!;
+    expect(refused.json().result.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.json().message).toMatch(/^Too many requests from this address, try again in \d+ s$/);
+    // Another address is not affected.
+    expect((await demo.app.inject({ method: 'GET', url: '/api/getEncryptedString', remoteAddress: '10.9.8.121' })).statusCode).toBe(200);
+    await demo.database.db.delete(throttles);
   });
 });
 
@@ -264,7 +289,7 @@ describe('POST /api/user/changPassword', () => {
     expect((await loginResponse(demo.app, 'viewer')).json().success).toBe(false);
     const token = await login(demo.app, 'viewer', 'Changed123');
     await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=Changed123&passwordNew=${DEMO_PASSWORD}` });
-    await demo.database.db.delete(loginFailures);
+    await demo.database.db.delete(throttles);
   });
 });
 

@@ -19,20 +19,20 @@ import { uniqueViolation } from '../../db/errors.ts';
 import { ok, refuse } from '../../http/envelope.ts';
 import { badRequest, conflict, tooMany } from '../../http/errors.ts';
 import { requireUser } from '../../http/access.ts';
+import { takeAttempt, THROTTLES } from '../../http/throttle.ts';
 import { currentEnterprise } from '../enterprises/service.ts';
 import { consumeCode } from '../sms/service.ts';
 import { decryptLoginPassword, DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword } from './crypto.ts';
 import {
-  clearLoginFailures,
+  clearSignInAttempts,
   consumeLoginKey,
   createLoginKey,
   findUserByUsername,
   issueToken,
   LOGIN_KEY_TTL_MS,
-  lockoutSeconds,
-  recordLoginFailure,
   revokeAllTokens,
   revokeToken,
+  takeSignInAttempt,
 } from './service.ts';
 
 /** The cookie that binds a one-time login key to the browser that asked for it. */
@@ -48,6 +48,9 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     '/getEncryptedString',
     { config: publicRoute, schema: { tags, summary: 'One-time AES key and iv for sign-in', response: { 200: envelopeSchema(encryptionKeySchema) } } },
     async (request, reply) => {
+      // Each key is a row: an address may not fill the table.
+      const wait = await takeAttempt(db, THROTTLES.signInKeyByAddress, request.ip);
+      if (wait > 0) throw tooMany('rate.tooMany', { seconds: wait }, wait);
       const { id, key, iv } = await createLoginKey(db);
       reply.setCookie(LOGIN_KEY_COOKIE, id, {
         httpOnly: true,
@@ -68,7 +71,8 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { username, password } = request.body;
       const address = request.ip;
-      const wait = await lockoutSeconds(db, username, address);
+      // The attempt counts as a failure until it succeeds: the check and the count are one step.
+      const wait = await takeSignInAttempt(db, username, address);
       if (wait > 0) throw tooMany('login.locked', { minutes: Math.ceil(wait / 60) }, wait);
 
       const keyId = request.cookies[LOGIN_KEY_COOKIE];
@@ -78,11 +82,8 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
       const user = await findUserByUsername(db, username);
       // Verify even when something already failed, so every failure takes the same time.
       const matches = await verifyPassword(plain ?? '', user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || plain === null || !matches) {
-        await recordLoginFailure(db, username, address);
-        return refuse(request, reply, 'login.failed');
-      }
-      await clearLoginFailures(db, username, address);
+      if (!user || plain === null || !matches) return refuse(request, reply, 'login.failed');
+      await clearSignInAttempts(db, username, address);
       const token = await issueToken(db, user.id);
       reply.header(HEADERS.token, token);
       return ok(request, {

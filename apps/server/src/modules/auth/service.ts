@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accessTokens, loginFailures, loginKeys, users } from '../../db/schema.ts';
+import { accessTokens, loginKeys, users } from '../../db/schema.ts';
+import { clearAttempts, pruneThrottles, takeAttempt, THROTTLES } from '../../http/throttle.ts';
 import type { SessionUser } from '../../http/context.ts';
 import { randomPrintable, randomToken, sha256 } from './crypto.ts';
 
@@ -8,8 +9,6 @@ import { randomPrintable, randomToken, sha256 } from './crypto.ts';
 export const TOKEN_TTL_MS = 604_800_000;
 /** A one-time login key lives 2 minutes. */
 export const LOGIN_KEY_TTL_MS = 120_000;
-/** 5 failures within 15 minutes lock sign-in for 15 minutes. */
-export const LOCKOUT = { failures: 5, windowMs: 15 * 60_000 };
 
 export async function createLoginKey(db: Db) {
   const row = {
@@ -34,40 +33,21 @@ export async function consumeLoginKey(db: Db, id: string): Promise<{ key: string
   return row ?? null;
 }
 
-type Subject = { scope: 'username' | 'address'; subject: string };
-const subjects = (username: string, address: string): Subject[] => [
-  { scope: 'username', subject: username.toLowerCase() },
-  { scope: 'address', subject: address },
-];
-
-/** Seconds until sign-in is allowed again for this username or address; 0 when not locked. */
-export async function lockoutSeconds(db: Db, username: string, address: string): Promise<number> {
-  const since = new Date(Date.now() - LOCKOUT.windowMs);
-  let until = 0;
-  for (const { scope, subject } of subjects(username, address)) {
-    const rows = await db
-      .select({ failedAt: loginFailures.failedAt })
-      .from(loginFailures)
-      .where(and(eq(loginFailures.scope, scope), eq(loginFailures.subject, subject), gt(loginFailures.failedAt, since)))
-      .orderBy(sql`${loginFailures.failedAt} desc`)
-      .limit(LOCKOUT.failures);
-    if (rows.length >= LOCKOUT.failures) {
-      // Locked for 15 minutes from the failure that reached the limit.
-      until = Math.max(until, rows[0].failedAt.getTime() + LOCKOUT.windowMs);
-    }
-  }
-  return until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : 0;
+/**
+ * Counts a sign-in attempt against its username and its address before it is judged, so that
+ * attempts sent at once cannot all be judged; seconds to wait while either is locked, else 0.
+ */
+export async function takeSignInAttempt(db: Db, username: string, address: string): Promise<number> {
+  const byUsername = await takeAttempt(db, THROTTLES.signInByUsername, username.toLowerCase());
+  const byAddress = await takeAttempt(db, THROTTLES.signInByAddress, address);
+  return Math.max(byUsername, byAddress);
 }
 
-export async function recordLoginFailure(db: Db, username: string, address: string) {
-  await db.insert(loginFailures).values(subjects(username, address));
-}
-
-export async function clearLoginFailures(db: Db, username: string, address: string) {
-  for (const { scope, subject } of subjects(username, address)) {
-    await db.delete(loginFailures).where(and(eq(loginFailures.scope, scope), eq(loginFailures.subject, subject)));
-  }
-  await db.delete(loginFailures).where(sql`${loginFailures.failedAt} < now() - interval '1 day'`);
+/** A successful sign-in forgets the failures of its username and address. */
+export async function clearSignInAttempts(db: Db, username: string, address: string) {
+  await clearAttempts(db, THROTTLES.signInByUsername, username.toLowerCase());
+  await clearAttempts(db, THROTTLES.signInByAddress, address);
+  await pruneThrottles(db);
 }
 
 export async function findUserByUsername(db: Db, username: string) {

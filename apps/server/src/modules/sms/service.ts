@@ -10,19 +10,6 @@ export type SmsPurpose = 'register' | 'recover';
 
 const codeHash = (phone: string, code: string) => sha256(`${phone}:${code}`);
 
-/** Seconds before another code may be sent to this phone; 0 when one may be sent now. */
-export async function resendWaitSeconds(db: Db, phone: string): Promise<number> {
-  const [last] = await db
-    .select({ createdAt: smsCodes.createdAt })
-    .from(smsCodes)
-    .where(eq(smsCodes.phone, phone))
-    .orderBy(desc(smsCodes.createdAt))
-    .limit(1);
-  if (!last) return 0;
-  const wait = last.createdAt.getTime() + SMS_RULES.resendAfterMs - Date.now();
-  return wait > 0 ? Math.ceil(wait / 1000) : 0;
-}
-
 export async function sendCode(db: Db, provider: SmsProvider, phone: string, purpose: SmsPurpose) {
   const code = randomDigits(6);
   await db.insert(smsCodes).values({
@@ -39,36 +26,27 @@ export async function sendCode(db: Db, provider: SmsProvider, phone: string, pur
 }
 
 /**
- * Checks and uses up the newest live code of this phone and purpose. A wrong code counts a
- * failed try; the fifth burns the code.
+ * Checks and uses up the newest live code of this phone and purpose in one statement: a right
+ * code is consumed, a wrong one counts a failed try (the fifth burns the code). Row locks order
+ * guesses sent at once, and each re-checks the code's state, so no guess is judged twice or
+ * after the code is burnt.
  */
 export async function consumeCode(db: Db, phone: string, purpose: SmsPurpose, code: string): Promise<boolean> {
-  const [live] = await db
-    .select()
+  const right = sql`${smsCodes.codeHash} = ${codeHash(phone, code)}`;
+  const live = and(isNull(smsCodes.consumedAt), gt(smsCodes.expiresAt, sql`now()`), lt(smsCodes.failedTries, SMS_RULES.maxFailedTries));
+  const newest = db
+    .select({ id: smsCodes.id })
     .from(smsCodes)
-    .where(
-      and(
-        eq(smsCodes.phone, phone),
-        eq(smsCodes.purpose, purpose),
-        isNull(smsCodes.consumedAt),
-        gt(smsCodes.expiresAt, new Date()),
-        lt(smsCodes.failedTries, SMS_RULES.maxFailedTries),
-      ),
-    )
+    .where(and(eq(smsCodes.phone, phone), eq(smsCodes.purpose, purpose), live))
     .orderBy(desc(smsCodes.createdAt))
     .limit(1);
-  if (!live) return false;
-  if (live.codeHash !== codeHash(phone, code)) {
-    await db
-      .update(smsCodes)
-      .set({ failedTries: sql`${smsCodes.failedTries} + 1` })
-      .where(eq(smsCodes.id, live.id));
-    return false;
-  }
   const [used] = await db
     .update(smsCodes)
-    .set({ consumedAt: new Date() })
-    .where(and(eq(smsCodes.id, live.id), isNull(smsCodes.consumedAt)))
-    .returning({ id: smsCodes.id });
-  return Boolean(used);
+    .set({
+      failedTries: sql`${smsCodes.failedTries} + case when ${right} then 0 else 1 end`,
+      consumedAt: sql`case when ${right} then now() else null end`,
+    })
+    .where(and(eq(smsCodes.id, sql`(${newest})`), live))
+    .returning({ consumed: sql<boolean>`${smsCodes.consumedAt} is not null` });
+  return Boolean(used?.consumed);
 }

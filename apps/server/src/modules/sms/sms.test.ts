@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { smsCodes } from '../../db/schema.ts';
+import { smsCodes, throttles } from '../../db/schema.ts';
 import { as, lastSmsCode, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 
 const demo = useDemoServer();
@@ -21,8 +21,24 @@ describe('GET /api/sendSMS', () => {
     expect(again.json().message).toMatch(/^phone: a code was sent less than a minute ago, try again in \d+ s$/);
     expect(again.json().result.retryAfterSeconds).toBeGreaterThan(0);
     // A minute later another code may be sent.
-    await demo.database.db.update(smsCodes).set({ createdAt: sql`${smsCodes.createdAt} - interval '61 seconds'` }).where(eq(smsCodes.phone, '13900000001'));
+    await demo.database.db.update(throttles).set({ windowStart: sql`${throttles.windowStart} - interval '61 seconds'` }).where(eq(throttles.subject, '13900000001'));
     expect((await sendSms('13900000001')).statusCode).toBe(200);
+  });
+
+  it('sends one code when two sends for one phone arrive at once', async () => {
+    const answers = await Promise.all([sendSms('13900000011'), sendSms('13900000011'), sendSms('13900000011')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 429, 429]);
+    expect((await demo.database.db.select().from(smsCodes).where(eq(smsCodes.phone, '13900000011'))).length).toBe(1);
+  });
+
+  it('lets one address ask for 20 codes an hour, to any phones', async () => {
+    const remoteAddress = '10.7.7.7';
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => demo.app.inject({ method: 'GET', url: '/api/sendSMS', query: { phone: `1370000${String(i).padStart(4, '0')}`, purpose: 'register' }, remoteAddress })),
+    );
+    expect(answers.filter((a) => a.statusCode === 200).length).toBe(20);
+    expect(answers.filter((a) => a.statusCode === 429).every((a) => /^Too many requests from this address/.test(a.json().message))).toBe(true);
+    await demo.database.db.delete(throttles).where(eq(throttles.subject, remoteAddress));
   });
 
   it('validates phone and purpose and names the field', async () => {
@@ -89,6 +105,22 @@ describe('POST /api/auth/register', () => {
     await demo.database.db.update(smsCodes).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(smsCodes.phone, '13900000005'));
     const expired = await register({ username: 'late', password: 'Secret123', phone: '13900000005', smsCode: code5, realname: 'x' });
     expect(expired.statusCode).toBe(400);
+  });
+
+  it('judges guesses sent at once one after the other: after 5 wrong ones even the right code is refused', async () => {
+    await sendSms('13800000003', 'recover');
+    const code = await lastSmsCode(demo.database, '13800000003');
+    const wrong = Array.from({ length: 40 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const guesses = [...wrong, code];
+    const answers = await Promise.all(
+      guesses.map((smsCode) => demo.app.inject({ method: 'POST', url: '/api/auth/forge-password', headers: form, payload: `phone=13800000003&smsCode=${smsCode}&passwordNew=Guess12345` })),
+    );
+    const [row] = await demo.database.db.select().from(smsCodes).where(eq(smsCodes.phone, '13800000003'));
+    const accepted = answers.filter((a) => a.json().success).length;
+    expect(row.failedTries).toBeLessThanOrEqual(5);
+    // The right guess is judged after the 40 wrong ones began: it is accepted only while fewer than 5 were counted.
+    if (accepted) expect(row.failedTries).toBeLessThan(5);
+    expect(accepted).toBeLessThanOrEqual(1);
   });
 
   it('codes are valid 5 minutes', async () => {
