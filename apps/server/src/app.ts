@@ -18,6 +18,8 @@ import { AppError } from './http/errors.ts';
 import { describeIssues } from './http/validation.ts';
 import { accessHook } from './http/access.ts';
 import { registerUploads } from './http/uploads.ts';
+import { withSafeSerializers } from './http/logging.ts';
+import { refuseNulCharacters } from './http/validation.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { smsRoutes } from './modules/sms/routes.ts';
@@ -45,7 +47,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withSafeSerializers(options.logger ?? false),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
   });
@@ -104,6 +106,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.language = toLanguage(request.headers['accept-language']);
   });
   app.addHook('onRequest', accessHook);
+  // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
+  app.addHook('preValidation', refuseNulCharacters);
 
   app.setErrorHandler((error: FastifyError & { issues?: z.core.$ZodIssue[] }, request, reply) => {
     const lang = request.language;
