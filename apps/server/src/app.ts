@@ -16,7 +16,7 @@ import './http/context.ts';
 import { envelope } from './http/envelope.ts';
 import { AppError } from './http/errors.ts';
 import { describeIssues } from './http/validation.ts';
-import { accessHook } from './http/access.ts';
+import { accessHook, routeAccess } from './http/access.ts';
 import { registerUploads } from './http/uploads.ts';
 import { withSafeSerializers } from './http/logging.ts';
 import { refuseNulCharacters } from './http/validation.ts';
@@ -97,8 +97,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   // The docs are public; every other route says who may call it (see http/access.ts).
+  // The OpenAPI document says who may call each route (x-access), as the access hook checks it.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: { auth: 'public' } };
+    if (route.url.startsWith('/api/')) route.schema = { ...route.schema, 'x-access': routeAccess(route.url, route.config?.access) } as typeof route.schema;
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -10,14 +10,18 @@ import { AppError, forbidden, unauthorized } from './errors.ts';
 const DEFAULT_API_ACCESS: Access = { auth: 'user' };
 const PUBLIC: Access = { auth: 'public' };
 
+/** Who may call a route: its own config, else a signed-in user for the API and anyone for console files. */
+export function routeAccess(url: string, access: Access | undefined): Access {
+  // Console files and the history-mode fallback are public; the console signs in through the API.
+  return access ?? (url.startsWith('/api/') ? DEFAULT_API_ACCESS : PUBLIC);
+}
+
 /**
  * Runs before every route: resolves the token, then the current enterprise (Enterprise-Id
  * header, checked against the caller's memberships) and the route's permission.
  */
 export async function accessHook(request: FastifyRequest) {
-  const url = request.routeOptions.url ?? '';
-  // Console files and the history-mode fallback are public; the console signs in through the API.
-  const access = request.routeOptions.config?.access ?? (url.startsWith('/api/') ? DEFAULT_API_ACCESS : PUBLIC);
+  const access = routeAccess(request.routeOptions.url ?? '', request.routeOptions.config?.access);
   if (access.auth === 'public') return;
 
   const token = request.headers[HEADERS.token.toLowerCase()];

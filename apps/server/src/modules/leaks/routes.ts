@@ -139,7 +139,7 @@ export const leakRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobR
   );
   api.delete(
     '/photos/:id',
-    { config: work, schema: { tags, summary: 'Delete a photo', params: idParams } },
+    { config: leak('delete'), schema: { tags, summary: 'Delete a photo (admins: members do not delete)', params: idParams } },
     async (request) => {
       await photos.deletePhoto(db, limits.dataDir, requireEnterprise(request).id, request.params.id);
       return ok(request, null);
