@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -34,6 +35,27 @@ import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
 import { leakRoutes } from './modules/leaks/routes.ts';
 import { VERSION } from './version.ts';
+
+/**
+ * The console's content security policy: its own scripts only; inline styles (antd writes its
+ * styles at run time); map tiles, service descriptions and capabilities from whatever servers
+ * the enterprise's map settings name, over http too (utilities' map servers are often intranet
+ * http); no framing by other sites.
+ */
+const CONSOLE_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'http:', 'https:'],
+  connectSrc: ["'self'", 'http:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  upgradeInsecureRequests: null,
+};
 
 export interface AppOptions {
   config: Config;
@@ -71,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Response schemas document the API; answers are plain JSON.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  await app.register(helmet, { contentSecurityPolicy: { directives: CONSOLE_CSP }, frameguard: { action: 'deny' } });
   await app.register(cookie);
   await app.register(formbody);
   await app.register(multipart, {
@@ -102,7 +125,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: { auth: 'public' } };
     if (route.url.startsWith('/api/')) route.schema = { ...route.schema, 'x-access': routeAccess(route.url, route.config?.access) } as typeof route.schema;
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The docs page sets a policy of its own (its scripts and styles).
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   app.addHook('onRequest', async (request) => {
     request.language = toLanguage(request.headers['accept-language']);
@@ -160,6 +184,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: config.webDist,
+      // The build writes .br and .gz beside each file; the browser gets the one it accepts.
+      preCompressed: true,
       setHeaders(reply, path) {
         // Hashed build assets never change; index.html must always be fresh.
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
