@@ -218,6 +218,10 @@ export const projects = pgTable(
     endDate: date('end_date', { mode: 'string' }),
     status: text('status', { enum: ['planned', 'active', 'closed'] }).notNull().default('planned'),
     description: text('description'),
+    /** Pipe length in the area by network type, kept between changes (see projects/service.ts). */
+    pipeLengthM: jsonb('pipe_length_m').$type<Record<string, number>>(),
+    /** The enterprise's pipes version the length was measured at; null after the area changed. */
+    pipeLengthVersion: integer('pipe_length_version'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,12 +1,11 @@
-import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { AreaGeometry, LineGeometry, PipeInput, PipeListQuery } from '@console/contract';
+import { and, asc, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm';
+import type { AreaGeometry, PipeInput, PipeListQuery } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { pipes } from '../../db/schema.ts';
+import { pipes, projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { bboxColumns, bboxOf, lengthM, midpointOf, pointInArea } from '../../geo/geometry.ts';
-import { getProject } from '../projects/service.ts';
-import { pipeBboxIntersects } from './queries.ts';
+import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
+import { pipeInsideArea } from './queries.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 
 const columns = {
@@ -34,38 +33,25 @@ async function conditions(db: Db, enterpriseId: number, q: PipeListQuery) {
   if (q.diameterMax !== undefined) where.push(lte(pipes.diameterMm, q.diameterMax));
   if (q.installYearMin !== undefined) where.push(gte(pipes.installYear, q.installYearMin));
   if (q.installYearMax !== undefined) where.push(lte(pipes.installYear, q.installYearMax));
-  let area: AreaGeometry | null = null;
   if (q.projectId !== undefined) {
-    area = (await getProject(db, enterpriseId, q.projectId)).area as AreaGeometry;
-    where.push(pipeBboxIntersects(bboxOf(area)));
+    const [project] = await db.select({ area: projects.area }).from(projects).where(and(eq(projects.id, q.projectId), eq(projects.enterpriseId, enterpriseId)));
+    if (!project) throw notFound('notFound.project');
+    where.push(pipeInsideArea(project.area as AreaGeometry));
   }
-  return { where: and(...where)!, area };
+  return and(...where)!;
 }
 
 /** A page of the enterprise's pipes matching the filters, with the total count. */
 export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery) {
-  const { where, area } = await conditions(db, enterpriseId, q);
-  const offset = (q.page - 1) * q.pageSize;
-  if (!area) {
-    const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(pipes).where(where);
-    const list = await db.select(columns).from(pipes).where(where).orderBy(asc(pipes.pipeId)).limit(q.pageSize).offset(offset);
-    return { list, total: Number(total), page: q.page, pageSize: q.pageSize };
-  }
-  // Inside a project area: the bbox narrows in SQL, the midpoint rule decides here.
-  const candidates = await db.select({ id: pipes.id, geometry: pipes.geometry }).from(pipes).where(where).orderBy(asc(pipes.pipeId));
-  const inside = candidates.filter((c) => pointInArea(midpointOf(c.geometry as LineGeometry), area)).map((c) => c.id);
-  const pageIds = inside.slice(offset, offset + q.pageSize);
-  const list = pageIds.length
-    ? await db.select(columns).from(pipes).where(and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.id, pageIds))).orderBy(asc(pipes.pipeId))
-    : [];
-  return { list, total: inside.length, page: q.page, pageSize: q.pageSize };
+  const where = await conditions(db, enterpriseId, q);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(pipes).where(where);
+  const list = await db.select(columns).from(pipes).where(where).orderBy(asc(pipes.pipeId)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+  return { list, total: Number(total), page: q.page, pageSize: q.pageSize };
 }
 
 /** Every pipe matching the filters (no paging), for exports. */
 export async function allPipes(db: Db, enterpriseId: number, q: PipeListQuery) {
-  const { where, area } = await conditions(db, enterpriseId, q);
-  const rows = await db.select(columns).from(pipes).where(where).orderBy(asc(pipes.pipeId));
-  return area ? rows.filter((row) => pointInArea(midpointOf(row.geometry as LineGeometry), area)) : rows;
+  return db.select(columns).from(pipes).where(await conditions(db, enterpriseId, q)).orderBy(asc(pipes.pipeId));
 }
 
 /** Values to offer in the filters: materials in use. */

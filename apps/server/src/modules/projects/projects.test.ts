@@ -51,6 +51,35 @@ describe('projects', () => {
     expect(insar.poiCounts).toEqual({});
   });
 
+  it("keeps each project's pipe length between changes, the same as the pipe list's, and measures again after a change", async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const projects = async () => (await admin({ method: 'GET', url: '/api/projects' })).json().result as { id: number; code: string; pipeLengthM: Record<string, number> }[];
+    const leak = (await projects()).find((p) => p.code === 'BJ-LEAK-2026')!;
+    // The pipe list of the project adds up to the same length (the same rule, in SQL both times).
+    let sum = 0;
+    for (let page = 1; ; page++) {
+      const listed = (await admin({ method: 'GET', url: `/api/pipelines?projectId=${leak.id}&networkType=water&pageSize=500&page=${page}` })).json().result;
+      sum += (listed.list as { lengthM: number }[]).reduce((total, pipe) => total + pipe.lengthM, 0);
+      if (page * 500 >= listed.total) break;
+    }
+    expect(sum).toBeGreaterThan(10_000);
+    expect(leak.pipeLengthM.water).toBe(Math.round(sum));
+    // Kept: the stored figure is read back, not measured again, while nothing changes.
+    const { projects: table } = await import('../../db/schema.ts');
+    const { eq } = await import('drizzle-orm');
+    await demo.database.db.update(table).set({ pipeLengthM: { water: 1 } }).where(eq(table.id, leak.id));
+    expect((await projects()).find((p) => p.id === leak.id)!.pipeLengthM).toEqual({ water: 1 });
+    // A new pipe in the area changes the network's version: the length is measured again.
+    const [west, south] = (await admin({ method: 'GET', url: `/api/projects/${leak.id}` })).json().result.bbox;
+    const geometry = { type: 'LineString', coordinates: [[west + 0.001, south + 0.001], [west + 0.002, south + 0.001]] };
+    const added = await admin({ method: 'POST', url: '/api/pipelines', payload: { pipeId: 'FIG-1', networkType: 'water', geometry } });
+    expect(added.statusCode, added.body).toBe(200);
+    const after = (await projects()).find((p) => p.id === leak.id)!;
+    expect(after.pipeLengthM.water).toBe(Math.round(sum + added.json().result.lengthM));
+    await admin({ method: 'DELETE', url: `/api/pipelines/${added.json().result.id}` });
+    expect((await projects()).find((p) => p.id === leak.id)!.pipeLengthM.water).toBe(Math.round(sum));
+  });
+
   it('counts a pipe when its midpoint is inside the area', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const created = await admin({ method: 'POST', url: '/api/projects', payload: project({ code: 'EMPTY-1', area: square(121.5, 31.5, 0.01) }) });

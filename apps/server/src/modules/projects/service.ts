@@ -7,6 +7,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf } from '../../geo/geometry.ts';
 import { pipeLengthInArea } from '../pipelines/queries.ts';
 import { poiCountsByProject } from '../leaks/service.ts';
+import { pipesVersion } from '../tiles/service.ts';
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -23,6 +24,8 @@ function toRow(input: ProjectInput) {
     endDate: input.endDate ?? null,
     status: input.status,
     description: input.description ?? null,
+    // A new area is measured again at the next read.
+    pipeLengthVersion: null,
   };
 }
 
@@ -43,20 +46,29 @@ export async function listProjects(db: Db, enterpriseId: number, filter: { keywo
   return withFigures(db, enterpriseId, rows);
 }
 
-/** Key figures of projects: pipe length in the area by network type, POIs by status. */
+/**
+ * Key figures of projects: pipe length in the area by network type, POIs by status. The length
+ * is kept on the project with the pipes version it was measured at, and measured again (in SQL)
+ * only after the network or the area changed, so a list costs the same whatever the network size.
+ */
 async function withFigures(db: Db, enterpriseId: number, rows: (typeof projects.$inferSelect)[]) {
   const poiCounts = await poiCountsByProject(db, enterpriseId, rows.map((row) => row.id));
-  return Promise.all(
-    rows.map(async (row) => ({
-      ...present(row),
-      pipeLengthM: await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry),
-      poiCounts: poiCounts.get(row.id) ?? {},
-    })),
-  );
+  // Read before measuring: a change made meanwhile bumps the version, and is measured next time.
+  const version = await pipesVersion(db, enterpriseId);
+  const figures = [];
+  for (const row of rows) {
+    let pipeLengthM = row.pipeLengthM;
+    if (row.pipeLengthVersion !== version || !pipeLengthM) {
+      pipeLengthM = await pipeLengthInArea(db, enterpriseId, row.area as AreaGeometry);
+      await db.update(projects).set({ pipeLengthM, pipeLengthVersion: version }).where(eq(projects.id, row.id));
+    }
+    figures.push({ ...present(row), pipeLengthM, poiCounts: poiCounts.get(row.id) ?? {} });
+  }
+  return figures;
 }
 
 function present(row: typeof projects.$inferSelect) {
-  const { enterpriseId: _, minx, miny, maxx, maxy, ...rest } = row;
+  const { enterpriseId: _, minx, miny, maxx, maxy, pipeLengthVersion: __, ...rest } = row;
   return { ...rest, bbox: [minx, miny, maxx, maxy] };
 }
 
