@@ -75,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('db', database.db);
   // Imports run in the background; closing the server stops them (they end as failed, writing nothing).
-  const importRunner = new JobRunner();
+  const importRunner = new JobRunner(database.db);
   app.decorate('imports', importRunner);
   app.addHook('onClose', () => importRunner.close());
   app.decorateRequest('language', 'en-US');

@@ -2,12 +2,15 @@ import { readConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { demoSignInText, isEmpty, seedDemo } from './demo/seed.ts';
+import { failInterruptedJobs } from './modules/imports/jobs.ts';
 
 const config = readConfig();
 const database = await openConfiguredDatabase(config);
 const seeded = await isEmpty(database.db);
 if (seeded) await seedDemo(database.db);
 
+// Imports cut off by a stopped or crashed server end as interrupted, their staged rows dropped.
+await failInterruptedJobs(database.db, database.kind === 'pglite');
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
 let closing = false;

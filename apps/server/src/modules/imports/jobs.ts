@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { RUNNING_IMPORT_STATUSES, translate, type ImportJobView, type Language, type MessageKey, type MessageParam } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { importJobs, type ImportProblemRecord } from '../../db/schema.ts';
+import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/uploads.ts';
 import { crsOfSrid, reprojectToWgs84, type DetectedCrs, type Reproject } from './crs.ts';
-import { JobInterrupted } from './runner.ts';
+import { HEARTBEAT_MS, JobInterrupted } from './runner.ts';
 import { openImportFile, UnreadableFile, type Source } from './sources/index.ts';
 
 export type ImportJob = typeof importJobs.$inferSelect;
@@ -18,8 +18,8 @@ export type ImportKind = ImportJob['kind'];
 const SAMPLE_FEATURES = 200;
 /** Problems kept for the report; the count covers them all. */
 export const MAX_PROBLEMS = 500;
-/** A running job not touched for this long was cut off by a stopped server. */
-const STALE_AFTER_MS = 10 * 60 * 1000;
+/** A running job whose heartbeat (every HEARTBEAT_MS) stopped this long ago lost its server. */
+const STALE_AFTER_MS = 6 * HEARTBEAT_MS;
 
 export interface ImportLimits {
   dataDir: string;
@@ -140,6 +140,7 @@ export function problem(row: number | null, featureId: string | null, field: str
 
 /** Ends the job as failed with its report; nothing it staged stays. */
 export async function markFailed(db: Db, job: Pick<ImportJob, 'id' | 'workDir'>, problems: ImportProblemRecord[], problemCount = problems.length) {
+  await db.delete(pipeImportRows).where(eq(pipeImportRows.jobId, job.id));
   await db
     .update(importJobs)
     .set({ status: 'failed', problems: problems.slice(0, MAX_PROBLEMS), problemCount, finishedAt: new Date(), heartbeatAt: new Date() })
@@ -152,16 +153,23 @@ export async function removeWorkDir(job: Pick<ImportJob, 'workDir'>) {
 }
 
 async function failStaleJobs(db: Db, enterpriseId: number) {
+  await failJobsWithoutServer(db, and(eq(importJobs.enterpriseId, enterpriseId), lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`))!);
+}
+
+/**
+ * At start: jobs left running by a server that died end as interrupted, their staged rows and
+ * files dropped. The embedded database has one server, so every running job there is such a
+ * job; on a PostgreSQL server shared by several, only those whose heartbeat stopped.
+ */
+export async function failInterruptedJobs(db: Db, everyRunningJob: boolean) {
+  await failJobsWithoutServer(db, everyRunningJob ? undefined : lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`));
+}
+
+async function failJobsWithoutServer(db: Db, condition: SQL | undefined) {
   const stale = await db
     .select({ id: importJobs.id, workDir: importJobs.workDir })
     .from(importJobs)
-    .where(
-      and(
-        eq(importJobs.enterpriseId, enterpriseId),
-        inArray(importJobs.status, [...RUNNING_IMPORT_STATUSES]),
-        lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`),
-      ),
-    );
+    .where(and(inArray(importJobs.status, [...RUNNING_IMPORT_STATUSES]), condition));
   for (const job of stale) await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
 }
 

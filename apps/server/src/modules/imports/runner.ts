@@ -1,14 +1,40 @@
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { importJobs } from '../../db/schema.ts';
+
+/** How often a running job says it is alive (the final write of a big import is one long statement). */
+export const HEARTBEAT_MS = 5_000;
+
 /**
  * Runs import jobs in the background of this server and lets it stop cleanly: on close every
- * running job is told to stop (it ends as failed, writing nothing) and awaited.
+ * running job is told to stop (it ends as failed, writing nothing) and awaited. While a job runs
+ * its heartbeat is written every few seconds, so any server can tell a job whose server died
+ * (see imports/jobs.ts failStaleJobs).
  */
 export class JobRunner {
   private readonly running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Db) {}
 
   run(jobId: number, work: (signal: AbortSignal) => Promise<void>) {
     const controller = new AbortController();
-    const done = work(controller.signal).finally(() => this.running.delete(jobId));
+    const done = work(controller.signal).finally(() => {
+      this.running.delete(jobId);
+      if (this.running.size === 0) this.stopHeartbeat();
+    });
     this.running.set(jobId, { controller, done });
+    this.heartbeat ??= setInterval(() => void this.beat(), HEARTBEAT_MS).unref();
+  }
+
+  private stopHeartbeat() {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  private async beat() {
+    const ids = [...this.running.keys()];
+    if (ids.length) await this.db.update(importJobs).set({ heartbeatAt: new Date() }).where(inArray(importJobs.id, ids)).catch(() => {});
   }
 
   /** Resolves when the job has ended (tests and benchmarks wait on it). */
@@ -17,6 +43,7 @@ export class JobRunner {
   }
 
   async close() {
+    this.stopHeartbeat();
     for (const { controller } of this.running.values()) controller.abort();
     await Promise.allSettled([...this.running.values()].map((job) => job.done));
   }

@@ -223,6 +223,43 @@ describe('pipe imports', () => {
     expect(again.statusCode).toBe(409);
     await demo.app.imports.settled(analysed.id);
   });
+
+  it('a job whose server died ends as interrupted at the next start, its staged rows and files dropped, and imports go on', async () => {
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const analysed = (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;
+    // As a crash leaves it: writing, staged rows in the table, its heartbeat stopped a moment ago.
+    const { importJobs, pipeImportRows } = await import('../../db/schema.ts');
+    const { eq, sql } = await import('drizzle-orm');
+    const db = demo.database.db;
+    await db.update(importJobs).set({ status: 'writing', heartbeatAt: sql`now() - interval '2 seconds'` }).where(eq(importJobs.id, analysed.id));
+    await db.execute(sql`insert into pipe_import_rows (job_id, "row", pipe_id, network_type, geometry, length_m, minx, miny, maxx, maxy)
+      select ${analysed.id}, g, 'CRASH-' || g, 'water', '{"type":"LineString","coordinates":[[120,30],[120.001,30]]}'::jsonb, 96, 120, 30, 120.001, 30 from generate_series(1, 500) g`);
+    const [job] = await db.select().from(importJobs).where(eq(importJobs.id, analysed.id));
+    // Another server still sees a live heartbeat: the job blocks new imports.
+    const other = (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;
+    const blocked = await member({ method: 'POST', url: `/api/pipelines/imports/${other.id}/start`, payload: { mapping: other.suggestedMapping, mode: 'upsert' } });
+    expect(blocked.statusCode).toBe(409);
+
+    const { failInterruptedJobs } = await import('../imports/jobs.ts');
+    await failInterruptedJobs(db, true);
+    const after = (await member({ method: 'GET', url: `/api/pipelines/imports/${analysed.id}` })).json().result as ImportJobView;
+    expect(after.status).toBe('failed');
+    expect(after.problems[0].reason).toMatch(/interrupted/);
+    expect(await db.select().from(pipeImportRows).where(eq(pipeImportRows.jobId, analysed.id))).toEqual([]);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(job.workDir)).toBe(false);
+    const started = await member({ method: 'POST', url: `/api/pipelines/imports/${other.id}/start`, payload: { mapping: other.suggestedMapping, mode: 'upsert' } });
+    expect(started.statusCode, started.body).toBe(200);
+    await demo.app.imports.settled(other.id);
+
+    // On a shared PostgreSQL server, a job whose heartbeat stopped half a minute ago no longer blocks.
+    const third = (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;
+    await db.update(importJobs).set({ status: 'validating', heartbeatAt: sql`now() - interval '31 seconds'` }).where(eq(importJobs.id, third.id));
+    const fourth = (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;
+    expect((await member({ method: 'POST', url: `/api/pipelines/imports/${fourth.id}/start`, payload: { mapping: fourth.suggestedMapping, mode: 'upsert' } })).statusCode).toBe(200);
+    await demo.app.imports.settled(fourth.id);
+    expect(((await member({ method: 'GET', url: `/api/pipelines/imports/${third.id}` })).json().result as ImportJobView).status).toBe('failed');
+  });
 });
 
 describe('upload limit', () => {
