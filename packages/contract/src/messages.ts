@@ -178,6 +178,12 @@ export const MESSAGES = {
   'import.shpWithoutDbf': { 'en-US': 'file: {name}.shp has no .dbf beside it', 'zh-CN': 'file：{name}.shp 缺少同名 .dbf 文件' },
   'import.unreadable': { 'en-US': 'file: cannot be read as {format}: {detail}', 'zh-CN': 'file：无法按 {format} 读取：{detail}' },
   'import.noFeatures': { 'en-US': 'file: holds no features', 'zh-CN': 'file：文件中没有要素' },
+  'import.emptyFile': { 'en-US': 'file: the file is empty', 'zh-CN': 'file：文件是空的' },
+  'import.notXml': { 'en-US': 'file: not a well-formed KML (XML) document (line {line})', 'zh-CN': 'file：不是格式正确的 KML（XML）文档（第 {line} 行）' },
+  'import.crsRequired': {
+    'en-US': 'srid: the file does not say its coordinate system (no .prj): choose one',
+    'zh-CN': 'srid：文件未说明坐标系（缺少 .prj），请选择坐标系',
+  },
   'import.noGeometryColumn': {
     'en-US': 'file: the CSV has neither a WKT geometry column (WKT, geometry, geom, shape) nor longitude/latitude columns',
     'zh-CN': 'file：CSV 中既没有 WKT 几何列（WKT、geometry、geom、shape），也没有经度/纬度列',

@@ -25,6 +25,17 @@ ogr2ogr -f 'ESRI Shapefile' -lco ENCODING=UTF-8 -t_srs EPSG:32651 "$work/no-prj/
 rm "$work/no-prj/no-prj.prj"
 rm -f no-prj.zip && (cd "$work/no-prj" && zip -q -X "$OLDPWD/no-prj.zip" ./*)
 
+# Upper-case file names, as some GIS tools write them, with the install date as a DBF Date field
+# named as Chinese surveys do (MSSJ, 埋设时间).
+mkdir -p "$work/upper"
+ogr2ogr -f 'ESRI Shapefile' -lco ENCODING=UTF-8 "$work/upper/PIPES.shp" network.geojson \
+  -sql "SELECT \"编号\" AS GXBH, \"管线类型\" AS GXLX, \"管径\" AS GJ, CAST(CONCAT(CAST(\"建设年代\" AS character(4)), '/06/01') AS date) AS MSSJ FROM network"
+rm -f upper-case-dates.zip && (cd "$work/upper" && zip -q -X "$OLDPWD/upper-case-dates.zip" ./*)
+rm -f shp-without-dbf.zip && (cd "$work/upper" && zip -q -X "$OLDPWD/shp-without-dbf.zip" PIPES.shp PIPES.shx PIPES.prj)
+
+# A KMZ as GDAL's LIBKML driver writes it: doc.kml with a network link to layers/network.kml.
+rm -f network-libkml.kmz && ogr2ogr -f LIBKML network-libkml.kmz network.geojson
+
 # A zip cut short in transfer.
 head -c 700 network-cgcs2000.zip > corrupt.zip
 

@@ -5,7 +5,8 @@ import { importJobParams, type PermissionId } from '@console/contract';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { uploadedFile } from '../../http/uploads.ts';
-import { analyseUpload, getImportJob, importJobView, listImportJobs, type ImportJob, type ImportKind, type ImportLimits } from './jobs.ts';
+import { badRequest } from '../../http/errors.ts';
+import { analyseUpload, getImportJob, jobCrs, importJobView, listImportJobs, type ImportJob, type ImportKind, type ImportLimits } from './jobs.ts';
 
 export interface ImportRoutes<Body extends z.ZodTypeAny> {
   kind: ImportKind;
@@ -56,6 +57,8 @@ export function registerImportRoutes<Body extends z.ZodTypeAny>(app: FastifyInst
     async (request) => {
       const enterpriseId = requireEnterprise(request).id;
       const job = await getImportJob(app.db, enterpriseId, request.params.id, kind);
+      // Asked before the job starts, so the user picks one and starts the same upload again.
+      if (!jobCrs(job, (request.body as { srid?: number }).srid)) throw badRequest('import.crsRequired');
       await options.start(request, job, request.body as z.infer<Body>);
       return ok(request, view(request, await getImportJob(app.db, enterpriseId, job.id, kind)), 'import.started');
     },

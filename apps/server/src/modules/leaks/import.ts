@@ -18,7 +18,7 @@ const FIELD_NAMES: Record<PoiImportField, string[]> = {
   poiNo: ['poino', 'poi_no', 'poi', 'poiid', 'poi_id', 'id', 'name', 'no', '编号', '兴趣点编号'],
   radiusM: ['radius', 'radiusm', 'radius_m', 'r', '半径'],
   priority: ['priority', 'level', 'rank', '优先级', '等级'],
-  estimatedLeakM3h: ['estimatedleak', 'estimatedleakm3h', 'leak', 'leaksize', 'flow', 'leak_m3h', '估计漏量', '漏量'],
+  estimatedLeakM3h: ['estimatedleak', 'estimatedleakm3h', 'leak', 'leaksize', 'flow', 'estflow', 'estimatedflow', 'leak_m3h', '估计漏量', '漏量', '估计流量'],
 };
 export const suggestPoiMapping = (fieldNames: string[]) => suggestMapping(fieldNames, FIELD_NAMES);
 

@@ -127,22 +127,61 @@ describe('pipe imports', () => {
     expect((await api({ method: 'GET', url: '/api/pipelines/imports' })).json().result.length).toBe(jobsBefore);
   });
 
-  it('asks for the coordinate system of a Shapefile without .prj, and uses the one chosen', async () => {
+  it('asks for the coordinate system of a Shapefile without .prj before starting, and the same upload starts with the one chosen', async () => {
     const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
     const before = await pipeCount(api);
     const analysed = (await upload(api, 'no-prj.zip', fixture('no-prj.zip'))).json().result as ImportJobView;
     expect(analysed).toMatchObject({ detectedSrid: null, detectedCrs: null });
-    const failed = await importFile(api, 'no-prj.zip', fixture('no-prj.zip'), { mode: 'upsert' });
-    expect(failed.status).toBe('failed');
-    expect(failed.problems).toEqual([{ row: null, featureId: null, field: 'srid', reason: 'the file does not say its coordinate system (no .prj): choose one in the mapping step' }]);
-    const chosen = await importFile(api, 'no-prj.zip', fixture('no-prj.zip'), { mode: 'upsert', srid: 32651 });
+    const start = (body: Record<string, unknown>) => api({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping, mode: 'upsert', ...body } });
+    const noCrs = await start({});
+    expect(noCrs.statusCode).toBe(400);
+    expect(noCrs.json().message).toBe('srid: the file does not say its coordinate system (no .prj): choose one');
+    const wrongSrid = await start({ srid: 1234 });
+    expect(wrongSrid.json().message).toBe('srid: not a coordinate system we can read (EPSG code)');
+    // Nothing started: the same upload starts once the coordinate system is chosen.
+    expect((await start({ srid: 32651 })).statusCode).toBe(200);
+    await demo.app.imports.settled(analysed.id);
+    const chosen = (await api({ method: 'GET', url: `/api/pipelines/imports/${analysed.id}` })).json().result as ImportJobView;
     expect(chosen.status).toBe('succeeded');
     expect(await pipeCount(api)).toBe(before);
     await expectOriginalPositions(api);
-    const wrongSrid = await api({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping, srid: 1234 } });
-    expect(wrongSrid.json().message).toBe('srid: not a coordinate system we can read (EPSG code)');
   });
 
+  it('reads a zipped Shapefile with upper-case names and a DBF Date install field (MSSJ)', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const analysed = (await upload(api, 'PIPES.ZIP', fixture('upper-case-dates.zip'))).json().result as ImportJobView;
+    expect(analysed.suggestedMapping).toMatchObject({ pipeId: 'GXBH', installYear: 'MSSJ' });
+    expect(analysed.fields.find((f) => f.name === 'MSSJ')!.samples[0]).toMatch(/^\d{4}-06-01$/);
+    const job = await importFile(api, 'PIPES.ZIP', fixture('upper-case-dates.zip'), { mode: 'upsert' });
+    expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded', result: { updated: 12 } });
+    const [first] = ORIGINAL as unknown as { properties: Record<string, unknown> }[];
+    const stored = await pipe(api, String(first.properties['编号']));
+    expect(stored.installYear).toBe(first.properties['建设年代']);
+    await expectOriginalPositions(api);
+  });
+
+  it("imports a KMZ written by GDAL's LIBKML driver (doc.kml linking layers/network.kml)", async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const job = await importFile(api, 'network-libkml.kmz', fixture('network-libkml.kmz'), { mode: 'upsert' });
+    expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded', format: 'kml', result: { updated: 12 } });
+    await expectOriginalPositions(api);
+  });
+
+  it('says an empty file is empty, and a broken KML is not well-formed, never showing parser text or server paths', async () => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    for (const name of ['empty.kml', 'empty.csv', 'empty.geojson']) {
+      const answer = await upload(api, name, '');
+      expect(answer.json().message, name).toBe('file: the file is empty');
+    }
+    expect((await upload(api, 'blank.csv', '\n\n')).json().message).toBe('file: the file is empty');
+    const broken = await upload(api, 'broken.kml', '<kml><Document><Placemark></Document>');
+    expect(broken.json().message).toBe('file: not a well-formed KML (XML) document (line 1)');
+    // A shapefile whose .dbf is not there: the message names the file, not where the server keeps it.
+    const noDbf = await upload(api, 'PIPES.zip', fixture('shp-without-dbf.zip'));
+    expect(noDbf.statusCode).toBe(400);
+    expect(noDbf.json().message).toMatch(/^file: .*PIPES/);
+    expect(noDbf.body).not.toMatch(/\/tmp\/|imports\/|unpacked|ENOENT/);
+  });
   it('fails a file with bad features as a whole, reporting each row and why', async () => {
     const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
     const before = await pipeCount(api);

@@ -37,7 +37,7 @@ const FIELD_NAMES: Record<PipeImportField, string[]> = {
   material: ['material', 'mat', 'pipematerial', '材质', '管材', 'cz', 'gc'],
   diameterMm: ['diametermm', 'diameter_mm', 'diameter', 'dn', 'dia', 'size', '管径', '直径', 'gj'],
   pressureClass: ['pressureclass', 'pressure_class', 'pressure', '压力', '压力级制', '压力等级', 'yl', 'yljz'],
-  installYear: ['installyear', 'install_year', 'year', 'yearbuilt', '建设年代', '敷设年代', '安装年份', '埋设年代', 'jsnd', 'msnd', 'fsnd'],
+  installYear: ['installyear', 'install_year', 'installdate', 'year', 'yearbuilt', '建设年代', '敷设年代', '安装年份', '埋设年代', '埋设时间', '建设时间', '敷设时间', '安装时间', 'jsnd', 'msnd', 'fsnd', 'mssj', 'jssj', 'fssj'],
   depthM: ['depthm', 'depth_m', 'depth', 'cover', '埋深', 'ms'],
   owner: ['owner', 'ownership', '权属', '权属单位', 'qsdw'],
 };

@@ -50,6 +50,7 @@ export async function openCsv(path: string): Promise<Source> {
   } catch (error) {
     throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: (error as Error).message });
   }
+  if (header.every((name) => !name.trim())) throw new UnreadableFile('import.emptyFile');
   const wktColumn = header.find((name) => WKT_COLUMNS.test(name));
   const lonColumn = header.find((name) => LON_COLUMNS.test(name));
   const latColumn = header.find((name) => LAT_COLUMNS.test(name));

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -47,7 +47,8 @@ async function unzip(path: string, dir: string, maxBytes: number): Promise<strin
       zip.on('end', resolve);
       zip.on('entry', (entry: yauzl.Entry) => {
         const name = entryName(entry);
-        const base = name.split('/').pop()!;
+        // Extensions in lower case: GIS tools write PIPES.SHP as well as pipes.shp.
+        const base = name.split('/').pop()!.replace(/\.[^.]+$/, (ext) => ext.toLowerCase());
         if (name.endsWith('/') || name.startsWith('__MACOSX/') || base.startsWith('.') || !base) return zip.readEntry();
         total += entry.uncompressedSize;
         if (total > maxBytes) return reject(new UnreadableFile('import.zipTooLarge', { mb: Math.round(maxBytes / 1024 / 1024) }));
@@ -72,7 +73,9 @@ async function unzip(path: string, dir: string, maxBytes: number): Promise<strin
 /** The one layer of an unpacked zip. */
 async function openLayerIn(dir: string, names: string[]): Promise<Source> {
   for (const kind of LAYER_KINDS) {
-    const layers = names.filter((name) => name.toLowerCase().endsWith(kind.ext));
+    let layers = names.filter((name) => name.toLowerCase().endsWith(kind.ext));
+    // A KMZ's root document is doc.kml; the other KML files are what its network links load.
+    if (kind.ext === '.kml' && layers.includes('doc.kml')) layers = ['doc.kml'];
     if (layers.length > 1) throw new UnreadableFile('import.severalLayers', { names: layers.join(', ') });
     if (layers.length === 1) return kind.open(join(dir, layers[0]));
   }
@@ -95,6 +98,7 @@ async function startsWithZipMagic(path: string): Promise<boolean> {
  * into workDir (a zipped Shapefile, or one KML, GeoJSON or CSV inside).
  */
 export async function openImportFile(path: string, fileName: string, workDir: string, maxUnzippedBytes: number): Promise<Source> {
+  if ((await stat(path)).size === 0) throw new UnreadableFile('import.emptyFile');
   const ext = /\.[^.]+$/.exec(fileName.toLowerCase())?.[0] ?? '';
   if (ext === '.zip' || ext === '.kmz') {
     if (!(await startsWithZipMagic(path))) throw new UnreadableFile('import.badZip');

@@ -19,6 +19,21 @@ function encodingOfCpg(text: string): string {
   }
 }
 
+/**
+ * DBF Date fields (type D, YYYYMMDD) arrive from the reader as Date objects at local midnight:
+ * they become "YYYY-MM-DD" text, as the file holds them, so dates map like any date column.
+ */
+function withDatesAsText(properties: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(properties)) {
+    if (value instanceof Date) {
+      properties[key] = Number.isNaN(value.getTime())
+        ? null
+        : `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`;
+    }
+  }
+  return properties;
+}
+
 /** Records in the .dbf (its header says). */
 async function recordCount(dbf: string): Promise<number> {
   const handle = await openFile(dbf);
@@ -68,7 +83,7 @@ export async function openShapefile(shp: string): Promise<Source> {
           }
           if (next.done) return;
           done++;
-          yield { row: done, geometry: (next.value.geometry as Geometry | null) ?? null, properties: (next.value.properties ?? {}) as Record<string, unknown> };
+          yield { row: done, geometry: (next.value.geometry as Geometry | null) ?? null, properties: withDatesAsText((next.value.properties ?? {}) as Record<string, unknown>) };
         }
       } finally {
         await source.cancel().catch(() => {});

@@ -22,12 +22,25 @@ export interface Source {
   progress(): number;
 }
 
-/** A file that cannot be read at all: the message says which and why. */
+/** Absolute paths (two or more segments) where a message names a file on the server's disk. */
+const SERVER_PATH = /(?<=^|[\s'"(])(?:[A-Za-z]:)?[\\/][^\\/\s'"()]+(?:[\\/][^\\/\s'"()]+)+/g;
+
+/**
+ * A reader's message as a user may see it: a path on the server's disk becomes the file's own
+ * name, and system error codes (ENOENT: ...) go. The user knows the file, not our disk.
+ */
+export function withoutServerPaths(text: string): string {
+  return text.replace(/\bE[A-Z]{2,}: /g, '').replace(SERVER_PATH, (path) => path.split(/[\\/]/).pop()!);
+}
+
+/** A file that cannot be read at all: the message says which and why (never where it lies on the server). */
 export class UnreadableFile extends Error {
+  readonly params: Record<string, string | number>;
   constructor(
     readonly messageKey: MessageKey,
-    readonly params: Record<string, string | number> = {},
+    params: Record<string, string | number> = {},
   ) {
     super(messageKey);
+    this.params = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, typeof value === 'string' ? withoutServerPaths(value) : value]));
   }
 }
