@@ -67,6 +67,12 @@ test.describe('register and recover', () => {
     await expect(page.getByTestId('password-strength-level')).toHaveAttribute('data-level', 'tooShort');
     await page.getByTestId('register-password').fill('abcdef1');
     await expect(page.getByTestId('password-strength-level')).toHaveAttribute('data-level', 'low');
+    // Long but plain is weak, not "too short"; what the form refuses is never rated.
+    await page.getByTestId('register-password').fill('aaaabbbbcccc');
+    await expect(page.getByTestId('password-strength-level')).toHaveAttribute('data-level', 'low');
+    await page.getByTestId('register-password').fill('Abc!@#$%^&*12XyZ');
+    await expect(page.getByTestId('password-strength-level')).toHaveAttribute('data-level', 'notAllowed');
+    await expect(page.getByTestId('password-strength-level')).toHaveText('Strength: not allowed (6 to 32 letters or digits)');
     await page.getByTestId('register-password').fill('Abcdefgh12345');
     await expect(page.getByTestId('password-strength-level')).toHaveAttribute('data-level', 'strong');
     await page.getByTestId('register-confirm').fill('Abcdefgh124');

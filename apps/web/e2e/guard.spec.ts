@@ -9,10 +9,41 @@ test.describe('navigation guard', () => {
       await page.goto(path);
       await expect(page).toHaveURL(new RegExp(`${path}$`));
     }
-    for (const path of ['/404', '/wechat', '/exception/noEnterprise', '/datav', '/platform/saocom', '/user/recover', '/no/such/page']) {
+    for (const path of ['/wechat', '/exception/noEnterprise', '/datav', '/platform/saocom']) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/user\/login/);
     }
+    // A page that does not exist is not kept for after signing in: the user starts from the default page.
+    for (const path of ['/no/such/page', '/404']) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/user\/login$/);
+    }
+    await page.getByTestId('login-username').fill('viewer');
+    await page.getByTestId('login-password').fill('Demo123456');
+    await page.getByTestId('login-submit').click();
+    await expect(page).toHaveURL(/\/project\/list$/);
+  });
+
+  test('"forgot password" works for a signed-out user, from the sign-in page and from /user/recover', async ({ page }) => {
+    await page.goto('/user/recover');
+    await expect(page).toHaveURL(/\/user\/login\?recover=1$/);
+    await expect(page.getByTestId('recover-phone')).toBeVisible();
+    await page.locator('.ant-modal-close').click();
+    await page.getByTestId('login-forgot').click();
+    await expect(page.getByTestId('recover-phone')).toBeVisible();
+  });
+
+  test('signing out from a page that is loading data ends on the sign-in page without an error notice', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/enterprise/pipeLine');
+    await page.getByTestId('avatar-menu').hover();
+    await page.getByTestId('menu-logout').click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(/\/user\/login/);
+    await expect(page.getByTestId('login-page')).toBeVisible();
+    // Requests the page fires while it unmounts answer 401: no notice about it.
+    await page.waitForTimeout(2000);
+    await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
   });
 
   test('redirects of every layout and unknown paths', async ({ page }) => {

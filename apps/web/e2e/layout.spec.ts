@@ -31,6 +31,22 @@ test.describe('layouts', () => {
     }
   });
 
+  test('every layout titles the document with the page and the product', async ({ page }) => {
+    await signIn(page, 'admin');
+    for (const [path, title] of [
+      ['/project/poiControl', 'POI overlay'],
+      ['/platform/saocom', 'SAOCOM satellite platform'],
+      ['/system/productionIntroduction', 'Product introduction'],
+      ['/enterprise/pipeLine', 'Pipelines'],
+    ]) {
+      await page.goto(path);
+      await expect(page, path).toHaveTitle(`${title} - Urban Underground Pipeline Risk Monitoring System`);
+    }
+    await signIn(page, 'platform');
+    await page.goto('/system/enterpriseReview');
+    await expect(page).toHaveTitle('Enterprise review - Urban Underground Pipeline Risk Monitoring System');
+  });
+
   test('the enterprise header shows loading, then the current enterprise; project layouts link back', async ({ page }) => {
     await signIn(page, 'both');
     await page.goto('/enterprise/edit');

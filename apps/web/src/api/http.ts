@@ -53,6 +53,9 @@ http.interceptors.response.use(
     const t = i18n.t.bind(i18n);
     if (status === 403) {
       notification.error({ key: `forbidden:${body?.message}`, message: t('http.forbidden'), description: body?.message });
+    } else if (status === 401 && !getToken()) {
+      // Signed out meanwhile (a page's request refired after logout): the guard takes the user to
+      // sign-in; a notice would only say what they just did.
     } else if (status === 401 && !(body?.result as { isLogin?: boolean } | null)?.isLogin) {
       // Several requests may fail at once: one notice, one logout, one reload.
       notification.error({ key: 'unauthorized', message: t('http.unauthorized'), description: t('http.unauthorizedDescription') });

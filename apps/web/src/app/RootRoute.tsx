@@ -18,13 +18,18 @@ export function useRoutePermissionIds(): string[] {
   return (last?.handle as RouteMeta | undefined)?.permission ?? [];
 }
 
-/** Document title: page title plus product title. */
-function DocumentTitle() {
+/** The document title: page title plus product title (ProLayout is given the same, or it sets its own). */
+export function useDocumentTitle(): string {
   const meta = useRouteMeta();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  return meta?.title ? `${t(meta.title)} - ${t('app.title')}` : t('app.title');
+}
+
+function DocumentTitle() {
+  const title = useDocumentTitle();
   useEffect(() => {
-    document.title = meta?.title ? `${t(meta.title)} - ${t('app.title')}` : t('app.title');
-  }, [meta, t, i18n.language]);
+    document.title = title;
+  }, [title]);
   return null;
 }
 

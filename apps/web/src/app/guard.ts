@@ -43,8 +43,12 @@ export async function guardLoader({ request }: LoaderFunctionArgs) {
   const token = useSession.getState().token;
   if (!token) {
     if (name && WHITELIST.has(name)) return null;
+    // "Forgot password" has no screen of its own: it is a dialog of the sign-in page.
+    if (name === 'recover') throw redirect(`${LOGIN_PATH}?recover=1`);
     const target = url.pathname + url.search;
-    const keepRedirect = target !== '/' && target !== '/login' && !url.pathname.startsWith('/user');
+    // After signing in the user goes back to where they were going; never to a page that does
+    // not exist (unknown paths and the failure page start from the default page instead).
+    const keepRedirect = target !== '/' && target !== '/login' && !url.pathname.startsWith('/user') && name !== undefined && name !== '404';
     throw redirect(keepRedirect ? `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}` : LOGIN_PATH);
   }
   if (url.pathname === LOGIN_PATH) throw redirect(DEFAULT_PATH);

@@ -1,5 +1,6 @@
 import type { FormRule } from 'antd';
 import type { TFunction } from 'i18next';
+import { PASSWORD_RULE } from '../utils/passwordStrength.ts';
 
 /**
  * Form rules the sign-in pages share, matching the contract's server-side rules: new passwords
@@ -8,8 +9,9 @@ import type { TFunction } from 'i18next';
 export const formRules = (t: TFunction) => ({
   newPassword: [
     { required: true, message: t('user.register.passwordRequired') },
-    { min: 6, message: t('user.register.passwordTooShort') },
-    { pattern: /^[A-Za-z0-9]+$/, message: t('user.register.lettersDigits') },
+    { min: PASSWORD_RULE.min, message: t('user.register.passwordTooShort') },
+    { max: PASSWORD_RULE.max, message: t('user.register.passwordTooLong') },
+    { pattern: PASSWORD_RULE.pattern, message: t('user.register.lettersDigits') },
   ] as FormRule[],
   /** The confirmation must equal the field `of`. */
   confirm: (of: string, required: string, different: string): FormRule[] => [

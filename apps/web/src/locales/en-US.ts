@@ -146,6 +146,7 @@ const enUS = {
       emailInvalid: 'The e-mail address is not valid',
       passwordRequired: 'Please enter a password',
       passwordTooShort: 'At least 6 characters',
+      passwordTooLong: 'At most 32 characters',
       lettersDigits: 'Only letters or digits are allowed',
       confirmRequired: 'Please confirm the password',
       passwordsDiffer: 'The passwords entered twice do not match!',
@@ -155,7 +156,7 @@ const enUS = {
       codeInvalid: 'The verification code is 6 digits',
       codeSent: 'Verification code sent',
       strength: 'Strength: {{level}}',
-      strengthLevel: { strong: 'strong', medium: 'medium', low: 'low', tooShort: 'too short' },
+      strengthLevel: { strong: 'strong', medium: 'medium', low: 'low', tooShort: 'too short', notAllowed: 'not allowed (6 to 32 letters or digits)' },
       strengthHint: 'Use at least 6 characters. Mix letters and digits for a stronger password.',
     },
     registerResult: {

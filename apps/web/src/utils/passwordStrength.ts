@@ -16,14 +16,20 @@ export function scorePassword(password: string): number {
   return Math.floor(score);
 }
 
-export type Strength = 'strong' | 'medium' | 'low' | 'tooShort';
+export type Strength = 'strong' | 'medium' | 'low' | 'tooShort' | 'notAllowed';
 
-/** At 6 characters or more: >= 80 strong, >= 60 medium, >= 30 low; anything else too short. */
+/** The rule the form and the server apply to a new password: 6 to 32 letters or digits. */
+export const PASSWORD_RULE = { min: 6, max: 32, pattern: /^[A-Za-z0-9]*$/ };
+
+/**
+ * The meter never praises a password the form refuses: other characters or more than 32 are
+ * "not allowed", fewer than 6 "too short"; an allowed one is >= 80 strong, >= 60 medium, else low.
+ */
 export function passwordStrength(password: string): Strength {
-  if (password.length < 6) return 'tooShort';
+  if (!PASSWORD_RULE.pattern.test(password) || password.length > PASSWORD_RULE.max) return 'notAllowed';
+  if (password.length < PASSWORD_RULE.min) return 'tooShort';
   const score = scorePassword(password);
   if (score >= 80) return 'strong';
   if (score >= 60) return 'medium';
-  if (score >= 30) return 'low';
-  return 'tooShort';
+  return 'low';
 }

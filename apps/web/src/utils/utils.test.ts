@@ -27,9 +27,15 @@ describe('scorePassword', () => {
     expect(scorePassword('aB1!')).toBe(50);
   });
 
-  it('grades at 6 characters or more: >= 80 strong, >= 60 medium, >= 30 low; else too short', () => {
-    expect(passwordStrength('aB1!x')).toBe('tooShort');
-    expect(passwordStrength('aaaaaa')).toBe('tooShort');
+  it('grades allowed passwords of 6 or more: >= 80 strong, >= 60 medium, else low; shorter is too short, refused ones not allowed', () => {
+    expect(passwordStrength('aB1x')).toBe('tooShort');
+    // Long enough is never "too short", however plain.
+    expect(passwordStrength('aaaaaa')).toBe('low');
+    expect(passwordStrength('aaaabbbbcccc')).toBe('low');
+    // What the form refuses is never rated: other characters, or more than 32.
+    expect(passwordStrength('Abc!@#$%^&*1XyZ')).toBe('notAllowed');
+    expect(passwordStrength('aB1!x')).toBe('notAllowed');
+    expect(passwordStrength('Ab1'.repeat(11))).toBe('notAllowed');
     expect(passwordStrength('abcdef1')).toBe('low');
     expect(passwordStrength('Abcdefgh123')).toBe('medium');
     expect(passwordStrength('Abcdefgh12345')).toBe('strong');

@@ -13,7 +13,7 @@ import { SettingsDrawer } from '../../components/SettingsDrawer.tsx';
 import { useSession } from '../../stores/session.ts';
 import { PRIMARY_COLORS, useSettings } from '../../stores/settings.ts';
 import type { MenuItem } from '../../stores/menus.ts';
-import { useRouteMeta } from '../RootRoute.tsx';
+import { useDocumentTitle, useRouteMeta } from '../RootRoute.tsx';
 import './layout.css';
 
 const DARK_NAV = '#001529';
@@ -53,6 +53,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   const settings = useSettings();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const meta = useRouteMeta();
+  const documentTitle = useDocumentTitle();
   const screens = Grid.useBreakpoint();
   const [drawer, setDrawer] = useState(false);
   const isMobile = screens.md === false;
@@ -81,6 +82,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
     <div className={`console-layout${headerHidden ? ' header-hidden' : ''}${fullBleed ? ' full-bleed' : ''}`} data-testid="console-layout" data-layout={settings.layout} data-theme={settings.theme} data-content-width={contentWidth}>
       <ProLayout
         title={t('app.title')}
+        // ProLayout titles the document from its menu, which layouts without a menu lack.
+        pageTitleRender={() => documentTitle}
         logo="/logo.svg"
         layout={layout}
         navTheme="light"

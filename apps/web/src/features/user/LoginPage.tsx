@@ -15,7 +15,8 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
-  const [recovering, setRecovering] = useState(false);
+  // /user/recover (and its link) opens the "forgot password" dialog here.
+  const [recovering, setRecovering] = useState(params.get('recover') === '1');
 
   const submit = async ({ username, password }: { username: string; password: string }) => {
     setLoading(true);
@@ -27,6 +28,8 @@ export default function LoginPage() {
       // Greet by the hour once the console shows.
       setTimeout(() => {
         notification.success({
+          // Below the header, so its controls stay within reach while the greeting shows.
+          placement: 'bottomRight',
           message: `${t('user.login.welcome')} ${info.realname}`,
           description: t('user.login.greetingText', { greeting: t(`user.login.greeting.${greetingPeriod()}`) }),
         });

@@ -10,7 +10,7 @@ import { formRules } from '../../components/formRules.ts';
 import { passwordStrength, scorePassword, type Strength } from '../../utils/passwordStrength.ts';
 import { SmsCodeInput } from './SmsCodeInput.tsx';
 
-const STRENGTH_COLOR: Record<Strength, string> = { strong: '#52c41a', medium: '#faad14', low: '#ff4d4f', tooShort: '#ff4d4f' };
+const STRENGTH_COLOR: Record<Strength, string> = { strong: '#52c41a', medium: '#faad14', low: '#ff4d4f', tooShort: '#ff4d4f', notAllowed: '#ff4d4f' };
 
 interface Values {
   username: string;
@@ -51,7 +51,7 @@ export default function RegisterPage() {
       <div style={{ color: STRENGTH_COLOR[strength] }} data-testid="password-strength-level" data-level={strength}>
         {t('user.register.strength', { level: t(`user.register.strengthLevel.${strength}`) })}
       </div>
-      <Progress percent={Math.min(100, scorePassword(password))} showInfo={false} strokeColor={STRENGTH_COLOR[strength]} size="small" />
+      <Progress percent={strength === 'notAllowed' ? 0 : Math.min(100, scorePassword(password))} showInfo={false} strokeColor={STRENGTH_COLOR[strength]} size="small" />
       <div style={{ color: 'rgba(0,0,0,0.45)' }}>{t('user.register.strengthHint')}</div>
     </div>
   );
