@@ -1,5 +1,7 @@
 /**
  * Benchmarks of the pipe network at 1,000,000 segments (npm run bench):
+ *  0. the API at 64 connections (GET /api/projects) against a bare Fastify hello-world, on both
+ *     databases, with the demo (20,000 segments) and, after the import, with 1,000,000;
  *  1. importing a generated GeoJSON through the import job (rows/s, peak memory), on embedded PGlite
  *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
  *  2. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
@@ -22,7 +24,9 @@ import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
 import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/pipelines/import.ts';
 import { diameterFloorsAt, PIPE_DETAIL_ZOOMS } from '../apps/server/src/geo/pipeScales.ts';
 import { clearTileCache, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
+import { UploadedFile } from '../apps/server/src/http/uploads.ts';
 import { writeGeoJson } from './files.ts';
+import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
@@ -80,9 +84,9 @@ async function importNetwork(database: Database, dir: string, file: string, ente
   const limits = { dataDir: dir, uploadLimit: 1024 * 1024 * 1024 };
   const upload = join(dir, `upload-${Date.now()}`);
   await copyFile(file, upload);
-  const runner = new JobRunner();
+  const runner = new JobRunner(database.db);
   return withPeakMemory(async () => {
-    const job = await analyseUpload(database.db, limits, { enterpriseId, userId: 1, kind: 'pipes', upload: { path: upload, filename: 'network.geojson', mimetype: 'application/geo+json', size: (await stat(upload)).size } });
+    const job = await analyseUpload(database.db, limits, { enterpriseId, userId: 1, kind: 'pipes', upload: new UploadedFile(upload, 'network.geojson', 'application/geo+json', (await stat(upload)).size) });
     await startPipeImport(database.db, limits, runner, job, { mapping: suggestPipeMapping(job.fields.map((f) => f.name)), mode: 'replace' }, (error) => {
       throw error;
     });
@@ -142,6 +146,33 @@ async function timeTiles(make: (z: number, x: number, y: number) => Promise<numb
   return result;
 }
 
+/** A new empty database on the PostgreSQL server, for a server process to seed; dropped by the returned function. */
+async function emptyServerDatabase() {
+  const name = `console_bench_api_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: SERVER_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** GET /api/projects as the water utility's admin, against hello-world, on a running console server. */
+async function projectsUnderLoad(server: Running, hello: Running, label: string, say: (line: string) => void) {
+  const headers = await signedInHeaders(server.url, 'admin', 'Demo123456');
+  const { ours, hello: peer } = await compareWithHelloWorld(() => load(`${server.url}/api/projects`, headers), () => load(hello.url));
+  say(`  ${label}: ours ${describeLoad(ours)} | hello-world ${describeLoad(peer)} | rate ours/hello ${((100 * ours.requestsPerSecond) / peer.requestsPerSecond).toFixed(0)} %`);
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'console-bench-'));
   const lines: string[] = [];
@@ -157,6 +188,21 @@ async function main() {
     say(`generated GeoJSON: ${city.pipes.length.toLocaleString('en')} segments, ${mb((await stat(file)).size)}`);
     const rows = city.pipes.length;
 
+    // 0. The API with the demo network (what `npm start` seeds: 20,000 segments).
+    const [load1, load5] = (await import('node:os')).loadavg();
+    say(`\nAPI at ${CONNECTIONS} connections, GET /api/projects (the console's project list with pipe length and POI figures), machine load ${load1.toFixed(2)} / ${load5.toFixed(2)} (1 / 5 min)`);
+    const hello = await startHelloWorld();
+    try {
+      const demoPglite = await startConsoleServer({ dataDir: join(dir, 'demo-pglite') });
+      await projectsUnderLoad(demoPglite, hello, 'demo 20,000, PGlite    ', say).finally(() => demoPglite.stop());
+      const demoDatabase = await emptyServerDatabase();
+      const demoServer = await startConsoleServer({ dataDir: join(dir, 'demo-pg'), databaseUrl: demoDatabase.url });
+      await projectsUnderLoad(demoServer, hello, 'demo 20,000, PostgreSQL', say).finally(() => demoServer.stop());
+      await demoDatabase.drop();
+    } finally {
+      await hello.stop();
+    }
+
     // 1. Imports.
     say('\nImport (job: stream, check, stage, write in one transaction)');
     const embedded = await freshDatabase('pglite', dir);
@@ -164,6 +210,16 @@ async function main() {
     const onPglite = await importNetwork(embedded.database, dir, file, 1);
     say(`  ours, PGlite:      ${seconds(onPglite.ms)}  ${Math.round(rows / (onPglite.ms / 1000)).toLocaleString('en')} rows/s  peak RSS ${mb(onPglite.peakRss)}`);
     await embedded.drop();
+    const millionApi: string[] = [];
+    {
+      // The same embedded database, now holding the whole network, served by the real server.
+      const hello = await startHelloWorld();
+      const server = await startConsoleServer({ dataDir: dir });
+      await projectsUnderLoad(server, hello, `${rows.toLocaleString('en')}, PGlite    `, (line) => millionApi.push(line)).finally(async () => {
+        await server.stop();
+        await hello.stop();
+      });
+    }
 
     const server = await freshDatabase('postgres', dir);
     await seedDemo(server.database.db, { cityPipes: 200 });
@@ -231,6 +287,16 @@ async function main() {
           (p ? ` | PostGIS ST_AsMVT p50 ${p.p50.toFixed(1)} ms p99 ${p.p99.toFixed(1)} ms (${(p.bytes / 1024).toFixed(1)} KiB) | ratio p50 ours/PostGIS ${(o.p50 / p.p50).toFixed(2)}` : ' | PostGIS: skipped (not installed)'),
       );
     }
+    {
+      const hello = await startHelloWorld();
+      const api = await startConsoleServer({ dataDir: join(dir, 'api-pg'), databaseUrl: server.url });
+      await projectsUnderLoad(api, hello, `${rows.toLocaleString('en')}, PostgreSQL`, (line) => millionApi.push(line)).finally(async () => {
+        await api.stop();
+        await hello.stop();
+      });
+    }
+    say(`\nAPI at ${CONNECTIONS} connections, GET /api/projects over the imported network`);
+    for (const line of millionApi) say(line);
     await server.drop();
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,126 @@
+/**
+ * API load at 64 connections: the real server (apps/server/src/main.ts) in a process of its own,
+ * against a bare Fastify hello-world in another, both driven over HTTP by autocannon from this
+ * process, the same way, for the same time, in alternating order (hello, ours, ours, hello).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import CryptoJS from 'crypto-js';
+
+const ROOT = join(import.meta.dirname, '..');
+const SERVER_DIR = join(ROOT, 'apps/server');
+export const CONNECTIONS = 64;
+const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
+
+export interface Load {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Answers other than 2xx, and connection errors or timeouts. */
+  failures: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_000) {
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before answering ${url}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`no answer from ${url} in ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The console's server as `npm start` runs it: embedded PGlite in dataDir, or the PostgreSQL of databaseUrl. */
+export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string }): Promise<Running> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn' };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/health`, child);
+  return { url, stop: () => stopChild(child) };
+}
+
+/** The peer: Fastify answering {hello: 'world'}, nothing else, in a process of its own. */
+export async function startHelloWorld(): Promise<Running> {
+  const port = await freePort();
+  const script = `import Fastify from 'fastify'; const app = Fastify(); app.get('/', async () => ({ hello: 'world' })); await app.listen({ port: ${port}, host: '127.0.0.1' });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: SERVER_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url, child);
+  return { url, stop: () => stopChild(child) };
+}
+
+/** Signs in as the console does and returns the headers of an authenticated request. */
+export async function signedInHeaders(url: string, username: string, password: string): Promise<Record<string, string>> {
+  const keyResponse = await fetch(`${url}/api/getEncryptedString`);
+  const cookie = keyResponse.headers.get('set-cookie')!.split(';')[0];
+  const { key, iv } = (await keyResponse.json()).result;
+  const encrypted = CryptoJS.AES.encrypt(password, CryptoJS.enc.Utf8.parse(key), { iv: CryptoJS.enc.Utf8.parse(iv), mode: CryptoJS.mode.CBC, padding: CryptoJS.pad.ZeroPadding }).toString();
+  const login = await fetch(`${url}/api/checkLogin`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: new URLSearchParams({ username, password: encrypted }) });
+  const body = await login.json();
+  if (!body.success) throw new Error(`sign-in of ${username}: ${body.message}`);
+  const token = body.result.token as string;
+  const enterprises = (await (await fetch(`${url}/api/enterprise/getUserEnterprises`, { headers: { 'Access-Token': token } })).json()).result as { id: number }[];
+  return { 'Access-Token': token, 'Enterprise-Id': String(enterprises[0].id) };
+}
+
+/** CONNECTIONS connections for SECONDS seconds against one URL. */
+export async function load(url: string, headers: Record<string, string> = {}): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, timeout: 10 });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const mean = (loads: Load[]): Load => ({
+  requestsPerSecond: loads.reduce((s, l) => s + l.requestsPerSecond, 0) / loads.length,
+  p50: loads.reduce((s, l) => s + l.p50, 0) / loads.length,
+  p99: Math.max(...loads.map((l) => l.p99)),
+  failures: loads.reduce((s, l) => s + l.failures, 0),
+});
+
+/**
+ * Ours against hello-world, alternating (hello, ours, ours, hello) so that neither always runs
+ * on a warmer or a busier machine; rates are averaged, p99 is the worse of the two runs.
+ */
+export async function compareWithHelloWorld(ours: () => Promise<Load>, hello: () => Promise<Load>) {
+  const h1 = await hello();
+  const o1 = await ours();
+  const o2 = await ours();
+  const h2 = await hello();
+  return { ours: mean([o1, o2]), hello: mean([h1, h2]) };
+}
+
+export const describeLoad = (l: Load) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${l.failures ? `, ${l.failures} failed` : ''}`;
