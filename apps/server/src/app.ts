@@ -17,7 +17,9 @@ import './http/context.ts';
 import { envelope } from './http/envelope.ts';
 import { AppError } from './http/errors.ts';
 import { describeIssues } from './http/validation.ts';
-import { accessHook, routeAccess } from './http/access.ts';
+import { AccessCache, accessHook, routeAccess } from './http/access.ts';
+import { ChangeFeed } from './db/changes.ts';
+import { ReadCache } from './http/cache.ts';
 import { registerUploads } from './http/uploads.ts';
 import { withSafeSerializers } from './http/logging.ts';
 import { refuseNulCharacters } from './http/validation.ts';
@@ -74,10 +76,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
   });
   app.decorate('db', database.db);
+  const changes = new ChangeFeed(database);
+  await changes.start();
+  app.decorate('changes', changes);
+  app.decorate('access', new AccessCache(database.db, changes));
+  app.decorate('reads', new ReadCache(changes));
   // Imports run in the background; closing the server stops them (they end as failed, writing nothing).
-  const importRunner = new JobRunner(database.db);
+  const importRunner = new JobRunner(database.db, changes);
   app.decorate('imports', importRunner);
-  app.addHook('onClose', () => importRunner.close());
+  app.addHook('onClose', async () => {
+    await importRunner.close();
+    await changes.close();
+  });
   app.decorateRequest('language', 'en-US');
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
@@ -134,6 +144,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', accessHook);
   // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
   app.addHook('preValidation', refuseNulCharacters);
+  // A write that succeeded makes cached reads stale: dropped before the answer leaves, so the
+  // caller's next read sees it (and through the change feed, every other server's too).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.url.startsWith('/api/')) {
+      changes.publish({ enterpriseId: request.enterprise?.id ?? null });
+    }
+  });
 
   app.setErrorHandler((error: FastifyError & { issues?: z.core.$ZodIssue[] }, request, reply) => {
     const lang = request.language;

@@ -11,6 +11,8 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** PostgreSQL server only: LISTEN on a channel over a connection of its own; returns the way to stop. */
+  listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -25,7 +27,16 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzle(pool, { schema }) as unknown as Db;
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const listen = async (channel: string, onMessage: (payload: string) => void) => {
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      client.on('notification', (message) => message.channel === channel && message.payload !== undefined && onMessage(message.payload));
+      // A lost connection loses notifications only: caches still expire on their own.
+      client.on('error', () => {});
+      await client.connect();
+      await client.query(`listen ${channel}`);
+      return () => client.end();
+    };
+    return { db, kind: 'postgres', close: () => pool.end(), listen };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');

@@ -1,10 +1,49 @@
 import type { FastifyRequest } from 'fastify';
 import { HEADERS, isActionAllowed, ROLE_PERMISSIONS } from '@console/contract';
 import { sha256 } from '../modules/auth/crypto.ts';
+import type { ChangeFeed } from '../db/changes.ts';
+import type { Db } from '../db/client.ts';
 import { resolveToken } from '../modules/auth/service.ts';
-import { currentEnterprise } from '../modules/enterprises/service.ts';
-import type { Access } from './context.ts';
+import { pickEnterprise, verifiedEnterprises } from '../modules/enterprises/service.ts';
+import { TtlCache } from './cache.ts';
+import type { Access, EnterpriseContext, SessionUser } from './context.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
+
+/** How long a token's user and a user's memberships are reused before the database is asked again. */
+export const ACCESS_CACHE_MS = 1_000;
+
+/**
+ * Who a token is and which enterprises the user works in, read once a second at most instead of
+ * on every request. Any change anywhere (a write request, a logout, a role change, on this
+ * server or another: see db/changes.ts) drops it at once, so a revoked token or a removed member
+ * is refused from the next request on.
+ */
+export class AccessCache {
+  private readonly users = new TtlCache<string, (SessionUser & { expiresAt: Date }) | null>(ACCESS_CACHE_MS);
+  private readonly enterprises = new TtlCache<number, EnterpriseContext[]>(ACCESS_CACHE_MS);
+
+  constructor(
+    private readonly db: Db,
+    changes: ChangeFeed,
+  ) {
+    changes.on(() => {
+      this.users.clear();
+      this.enterprises.clear();
+    });
+  }
+
+  /** The token's user; a token that expired since it was read is refused at once. */
+  async user(token: string): Promise<SessionUser | null> {
+    const found = await this.users.get(sha256(token), () => resolveToken(this.db, token));
+    if (!found || found.expiresAt.getTime() <= Date.now()) return null;
+    const { expiresAt: _, ...user } = found;
+    return user;
+  }
+
+  async currentEnterprise(userId: number, header: string | string[] | undefined) {
+    return pickEnterprise(await this.enterprises.get(userId, () => verifiedEnterprises(this.db, userId)), header);
+  }
+}
 
 /** API routes say who may call them in config.access; without it a signed-in user is required. */
 const DEFAULT_API_ACCESS: Access = { auth: 'user' };
@@ -26,7 +65,7 @@ export async function accessHook(request: FastifyRequest) {
 
   const token = request.headers[HEADERS.token.toLowerCase()];
   if (typeof token !== 'string' || token === '') throw unauthorized();
-  const user = await resolveToken(request.server.db, token);
+  const user = await request.server.access.user(token);
   if (!user) throw unauthorized();
   request.user = user;
   request.tokenHash = sha256(token);
@@ -34,7 +73,7 @@ export async function accessHook(request: FastifyRequest) {
   if (access.auth === 'platformAdmin' && !user.isPlatformAdmin) throw forbidden('auth.platformAdminOnly');
   if (access.auth !== 'enterprise') return;
 
-  const enterprise = await currentEnterprise(request.server.db, user.id, request.headers[HEADERS.enterprise.toLowerCase()]);
+  const enterprise = await request.server.access.currentEnterprise(user.id, request.headers[HEADERS.enterprise.toLowerCase()]);
   if (!enterprise) throw new AppError(403, 'enterprise.none');
   const [permissionId, action] = access.permission;
   if (!isActionAllowed(ROLE_PERMISSIONS[enterprise.role], permissionId, action)) throw forbidden();

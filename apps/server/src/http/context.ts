@@ -1,6 +1,9 @@
 import type { Action, Language, PermissionId, Role } from '@console/contract';
 import type { Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
+import type { ChangeFeed } from '../db/changes.ts';
+import type { AccessCache } from './access.ts';
+import type { ReadCache } from './cache.ts';
 
 /** Who may call a route; checked by the access hook before the handler runs. */
 export type Access =
@@ -33,6 +36,11 @@ declare module 'fastify' {
     db: Db;
     /** Import jobs running on this server. */
     imports: JobRunner;
+    /** Tells this server's and the other servers' caches what changed. */
+    changes: ChangeFeed;
+    access: AccessCache;
+    /** Repeated reads of an enterprise's data, dropped when it changes. */
+    reads: ReadCache;
   }
   interface FastifyContextConfig {
     access?: Access;

@@ -194,5 +194,5 @@ export async function startAcquisitionImport(db: Db, limits: ImportLimits, runne
   assertMappingFields(job, options.mapping);
   await assertNoRunningJob(db, job.enterpriseId, 'acquisitions');
   await markStarted(db, job, options);
-  runner.run(job.id, (signal) => runAcquisitionImport(db, limits, job, options, signal).catch(onError));
+  runner.run(job, (signal) => runAcquisitionImport(db, limits, job, options, signal).catch(onError));
 }

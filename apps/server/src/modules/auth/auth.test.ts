@@ -169,9 +169,12 @@ describe('sign-in lockout', () => {
     const keys = await Promise.all(Array.from({ length: 60 }, () => getKey(remoteAddress)));
     const answers = await Promise.all(keys.map((k, i) => postLogin('member', encryptPassword(`wrongpass${i}`, k.key, k.iv), k.cookie, { remoteAddress })));
     const judged = answers.filter((a) => a.statusCode === 200);
-    expect(judged.length).toBe(5);
+    // At most 5 (on a server database the username's and the address's counts may interleave, so
+    // some attempts are refused by one count after taking a place in the other: fewer, never more).
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.length).toBeLessThanOrEqual(5);
     expect(judged.every((a) => a.json().success === false)).toBe(true);
-    expect(answers.filter((a) => a.statusCode === 429).length).toBe(55);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBe(60 - judged.length);
     await demo.database.db.delete(throttles);
   });
 
@@ -219,6 +222,8 @@ describe('tokens', () => {
     expect((await as(demo.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(200);
     const [viewer] = await demo.database.db.select().from(users).where(eq(users.username, 'viewer'));
     await demo.database.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accessTokens.userId, viewer.id));
+    // Changed behind the server's back: as another server would, say so on the change feed.
+    demo.app.changes.publish({ enterpriseId: null });
     expect((await as(demo.app, token)({ method: 'GET', url: '/api/getUserPermission' })).statusCode).toBe(401);
   });
 
@@ -231,6 +236,38 @@ describe('tokens', () => {
       .limit(1);
     expect(Math.abs(Number(row.ms) - 604_800_000)).toBeLessThan(2000);
     expect(token).toBeTruthy();
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('a token revoked or a role changed on one server is seen by another on the same PostgreSQL within a second', async () => {
+    const { openDatabase } = await import('../../db/client.ts');
+    const { buildApp } = await import('../../app.ts');
+    const { readConfig } = await import('../../config.ts');
+    const { rows } = (await demo.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${rows[0].name}`;
+    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    const other = await buildApp({ config: { ...readConfig({}), webDist: '/nonexistent', dataDir: demo.dataDir }, database });
+    try {
+      const token = await login(demo.app, 'viewer');
+      const permissions = (app: typeof other) => as(app, token, demo.ids.water)({ method: 'GET', url: '/api/getUserPermission' });
+      // Both servers have the token and the membership in their caches.
+      expect((await permissions(other)).json().result.userType).toBe('viewer');
+      expect((await permissions(demo.app)).statusCode).toBe(200);
+      // The admin makes the viewer a member on this server: the other server knows within a second.
+      const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+      const members = (await admin({ method: 'GET', url: '/api/enterprise/members' })).json().result as { userId: number; username: string }[];
+      const viewer = members.find((m) => m.username === 'viewer')!;
+      const changed = await admin({ method: 'PUT', url: `/api/enterprise/members/${viewer.userId}/role`, payload: { role: 'member' } });
+      expect(changed.statusCode, changed.body).toBe(200);
+      await expect.poll(async () => (await permissions(other)).json().result.userType, { timeout: 1000, interval: 50 }).toBe('member');
+      await admin({ method: 'PUT', url: `/api/enterprise/members/${viewer.userId}/role`, payload: { role: 'viewer' } });
+      // Signed out on this server: refused by the other within a second.
+      await as(demo.app, token)({ method: 'POST', url: '/api/logout' });
+      await expect.poll(async () => (await permissions(other)).statusCode, { timeout: 1000, interval: 50 }).toBe(401);
+    } finally {
+      await other.close();
+      await database.close();
+    }
   });
 
   it('are revoked by logout, and logout answers success when the token is already gone', async () => {

@@ -20,7 +20,6 @@ import { ok, refuse } from '../../http/envelope.ts';
 import { badRequest, conflict, tooMany } from '../../http/errors.ts';
 import { requireUser } from '../../http/access.ts';
 import { takeAttempt, THROTTLES } from '../../http/throttle.ts';
-import { currentEnterprise } from '../enterprises/service.ts';
 import { consumeCode } from '../sms/service.ts';
 import { decryptLoginPassword, DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword } from './crypto.ts';
 import {
@@ -98,7 +97,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     { schema: { tags, summary: 'Role and permissions in the current enterprise', response: { 200: envelopeSchema(userPermissionSchema) } } },
     async (request) => {
       const user = requireUser(request);
-      const enterprise = await currentEnterprise(db, user.id, request.headers[HEADERS.enterprise.toLowerCase()]);
+      const enterprise = await app.access.currentEnterprise(user.id, request.headers[HEADERS.enterprise.toLowerCase()]);
       const permissions = enterprise ? ROLE_PERMISSIONS[enterprise.role] : NO_ENTERPRISE_PERMISSIONS;
       return ok(request, {
         role: { permissions },

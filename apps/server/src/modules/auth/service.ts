@@ -66,8 +66,8 @@ export async function issueToken(db: Db, userId: number): Promise<string> {
   return token;
 }
 
-/** The user behind a token, or null when it is unknown, expired or revoked. */
-export async function resolveToken(db: Db, token: string): Promise<SessionUser | null> {
+/** The user behind a token (with the token's expiry), or null when it is unknown, expired or revoked. */
+export async function resolveToken(db: Db, token: string): Promise<(SessionUser & { expiresAt: Date }) | null> {
   const [row] = await db
     .select({
       id: users.id,
@@ -75,6 +75,7 @@ export async function resolveToken(db: Db, token: string): Promise<SessionUser |
       realname: users.realname,
       avatar: users.avatar,
       isPlatformAdmin: users.isPlatformAdmin,
+      expiresAt: accessTokens.expiresAt,
     })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))

@@ -22,23 +22,23 @@ export async function listUserEnterprises(db: Db, userId: number): Promise<UserE
   return rows.map((row) => ({ ...row, isVerified: row.status === 'verified' ? '1' : '0' }));
 }
 
+/** The verified enterprises the user is an active member of, with the role in each. */
+export async function verifiedEnterprises(db: Db, userId: number): Promise<EnterpriseContext[]> {
+  return (await listUserEnterprises(db, userId)).filter((e) => e.isVerified === '1').map((e) => ({ id: e.id, role: e.userType }));
+}
+
 /**
  * The enterprise a request works in: the one named by the Enterprise-Id header, which must be
- * verified and have the caller as an active member; without the header, the caller's first
- * verified enterprise. Null when the caller has none.
+ * one of the caller's verified enterprises; without the header, the first. Null when the caller
+ * has none.
  */
-export async function currentEnterprise(
-  db: Db,
-  userId: number,
-  header: string | string[] | undefined,
-): Promise<EnterpriseContext | null> {
-  const verified = (await listUserEnterprises(db, userId)).filter((e) => e.isVerified === '1');
-  if (header === undefined || header === '') return verified[0] ? { id: verified[0].id, role: verified[0].userType } : null;
+export function pickEnterprise(verified: EnterpriseContext[], header: string | string[] | undefined): EnterpriseContext | null {
+  if (header === undefined || header === '') return verified[0] ?? null;
   const id = Number(header);
   if (typeof header !== 'string' || !Number.isInteger(id) || id <= 0) throw badRequest('enterprise.headerInvalid');
   const match = verified.find((e) => e.id === id);
   if (!match) throw new AppError(403, 'enterprise.notMember');
-  return { id: match.id, role: match.userType };
+  return match;
 }
 
 function rethrowConflict(error: unknown): never {

@@ -1,5 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { ChangeFeed } from '../../db/changes.ts';
 import { importJobs } from '../../db/schema.ts';
 
 /** How often a running job says it is alive (the final write of a big import is one long statement). */
@@ -15,12 +16,18 @@ export class JobRunner {
   private readonly running = new Map<number, { controller: AbortController; done: Promise<void> }>();
   private heartbeat: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly changes?: ChangeFeed,
+  ) {}
 
-  run(jobId: number, work: (signal: AbortSignal) => Promise<void>) {
+  run(job: { id: number; enterpriseId: number }, work: (signal: AbortSignal) => Promise<void>) {
+    const jobId = job.id;
     const controller = new AbortController();
     const done = work(controller.signal).finally(() => {
       this.running.delete(jobId);
+      // What the job wrote is seen by every cached read.
+      this.changes?.publish({ enterpriseId: job.enterpriseId });
       if (this.running.size === 0) this.stopHeartbeat();
     });
     this.running.set(jobId, { controller, done });

@@ -174,5 +174,5 @@ export async function startPoiImport(db: Db, limits: ImportLimits, runner: JobRu
   assertMappingFields(job, options.mapping);
   await assertNoRunningJob(db, job.enterpriseId, 'pois');
   await markStarted(db, job, options);
-  runner.run(job.id, (signal) => runPoiImport(db, limits, job, userId, options, signal).catch(onError));
+  runner.run(job, (signal) => runPoiImport(db, limits, job, userId, options, signal).catch(onError));
 }

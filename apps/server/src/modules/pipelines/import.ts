@@ -297,5 +297,5 @@ export async function startPipeImport(db: Db, limits: ImportLimits, runner: JobR
   assertMappingFields(job, options.mapping);
   await assertNoRunningJob(db, job.enterpriseId, 'pipes');
   await markStarted(db, job, options);
-  runner.run(job.id, (signal) => runPipeImport(db, limits, job, options, signal).catch(onError));
+  runner.run(job, (signal) => runPipeImport(db, limits, job, options, signal).catch(onError));
 }

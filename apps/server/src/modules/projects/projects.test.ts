@@ -68,6 +68,7 @@ describe('projects', () => {
     const { projects: table } = await import('../../db/schema.ts');
     const { eq } = await import('drizzle-orm');
     await demo.database.db.update(table).set({ pipeLengthM: { water: 1 } }).where(eq(table.id, leak.id));
+    demo.app.changes.publish({ enterpriseId: demo.ids.water });
     expect((await projects()).find((p) => p.id === leak.id)!.pipeLengthM).toEqual({ water: 1 });
     // A new pipe in the area changes the network's version: the length is measured again.
     const [west, south] = (await admin({ method: 'GET', url: `/api/projects/${leak.id}` })).json().result.bbox;

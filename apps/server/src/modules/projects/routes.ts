@@ -17,7 +17,12 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       config: { access: { auth: 'enterprise', permission: ['project', 'query'] } },
       schema: { tags, summary: 'Projects of the current enterprise with pipe length in their area by network type', querystring: projectListQuery },
     },
-    async (request) => ok(request, await service.listProjects(db, requireEnterprise(request).id, request.query)),
+    async (request) => {
+      const enterpriseId = requireEnterprise(request).id;
+      // Every user of the enterprise opens this list: read once, kept until its data changes.
+      const list = await app.reads.get(enterpriseId, `projects?${JSON.stringify(request.query)}`, () => service.listProjects(db, enterpriseId, request.query));
+      return ok(request, list);
+    },
   );
 
   api.get(
