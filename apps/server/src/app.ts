@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -14,7 +14,7 @@ import { HEADERS, toLanguage, translate } from '@console/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import './http/context.ts';
-import { envelope } from './http/envelope.ts';
+import { envelope, serializePayload } from './http/envelope.ts';
 import { AppError } from './http/errors.ts';
 import { describeIssues } from './http/validation.ts';
 import { AccessCache, accessHook, routeAccess } from './http/access.ts';
@@ -22,6 +22,7 @@ import { ChangeFeed } from './db/changes.ts';
 import { ReadCache } from './http/cache.ts';
 import { registerUploads } from './http/uploads.ts';
 import { withSafeSerializers } from './http/logging.ts';
+import { staticHeadersOf } from './http/headers.ts';
 import { refuseNulCharacters } from './http/validation.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -58,6 +59,9 @@ const CONSOLE_CSP = {
   formAction: ["'self'"],
   upgradeInsecureRequests: null,
 };
+
+/** API answers are data, never pages: nothing may load from them or frame them. */
+const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"], upgradeInsecureRequests: null };
 
 export interface AppOptions {
   config: Config;
@@ -100,10 +104,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (parsed.success) return { value: parsed.data };
     return { error: Object.assign(new Error('invalid input'), { issues: parsed.error.issues }) };
   });
-  // Response schemas document the API; answers are plain JSON.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Response schemas document the API; answers are plain JSON (cached reads spliced in as they are).
+  app.setSerializerCompiler(() => serializePayload);
+  app.setReplySerializer(serializePayload);
 
-  await app.register(helmet, { contentSecurityPolicy: { directives: CONSOLE_CSP }, frameguard: { action: 'deny' } });
+  // Security headers made once by helmet (not per request): the console's pages get the policy
+  // they work under; API answers (JSON, tiles, photos) are never documents, so theirs allows nothing.
+  const consoleHeaders = staticHeadersOf(helmet({ contentSecurityPolicy: { directives: CONSOLE_CSP }, frameguard: { action: 'deny' } }));
+  const apiHeaders = staticHeadersOf(helmet({ contentSecurityPolicy: { directives: API_CSP }, frameguard: { action: 'deny' } }));
+
   await app.register(cookie);
   await app.register(formbody);
   await app.register(multipart, {
@@ -138,18 +147,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The docs page sets a policy of its own (its scripts and styles).
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  app.addHook('onRequest', async (request) => {
+  // Plain (not async) hooks where nothing is awaited: they run on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     request.language = toLanguage(request.headers['accept-language']);
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : consoleHeaders);
+    done();
   });
   app.addHook('onRequest', accessHook);
   // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
   app.addHook('preValidation', refuseNulCharacters);
   // A write that succeeded makes cached reads stale: dropped before the answer leaves, so the
   // caller's next read sees it (and through the change feed, every other server's too).
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.url.startsWith('/api/')) {
       changes.publish({ enterpriseId: request.enterprise?.id ?? null });
     }
+    done(null, payload);
   });
 
   app.setErrorHandler((error: FastifyError & { issues?: z.core.$ZodIssue[] }, request, reply) => {

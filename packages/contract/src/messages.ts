@@ -234,7 +234,9 @@ export type MessageParam = string | number | Record<Language, string>;
 
 /** The message in `lang`, with {name} placeholders filled from `params`. */
 export function translate(key: MessageKey, lang: Language, params: Record<string, MessageParam> = {}): string {
-  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (_, name: string) => {
+  const text = MESSAGES[key][lang];
+  if (!text.includes('{')) return text;
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) return `{${name}}`;
     return typeof value === 'object' ? value[lang] : String(value);

@@ -32,9 +32,9 @@ export class AccessCache {
     });
   }
 
-  /** The token's user; a token that expired since it was read is refused at once. */
-  async user(token: string): Promise<SessionUser | null> {
-    const found = await this.users.get(sha256(token), () => resolveToken(this.db, token));
+  /** The token's user (tokenHash: its SHA-256); a token that expired since it was read is refused at once. */
+  async user(token: string, tokenHash: string): Promise<SessionUser | null> {
+    const found = await this.users.get(tokenHash, () => resolveToken(this.db, token));
     if (!found || found.expiresAt.getTime() <= Date.now()) return null;
     const { expiresAt: _, ...user } = found;
     return user;
@@ -65,10 +65,11 @@ export async function accessHook(request: FastifyRequest) {
 
   const token = request.headers[HEADERS.token.toLowerCase()];
   if (typeof token !== 'string' || token === '') throw unauthorized();
-  const user = await request.server.access.user(token);
+  const tokenHash = sha256(token);
+  const user = await request.server.access.user(token, tokenHash);
   if (!user) throw unauthorized();
   request.user = user;
-  request.tokenHash = sha256(token);
+  request.tokenHash = tokenHash;
 
   if (access.auth === 'platformAdmin' && !user.isPlatformAdmin) throw forbidden('auth.platformAdminOnly');
   if (access.auth !== 'enterprise') return;

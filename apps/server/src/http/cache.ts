@@ -1,3 +1,5 @@
+import { SerializedJson } from './envelope.ts';
+
 /**
  * A small in-process cache whose entries live `ttlMs`: what many requests ask at once (the
  * caller's token and memberships, a list) is read from the database once. Loads of one key
@@ -45,7 +47,7 @@ export const READ_CACHE_MS = 1_000;
  * changed (a write request, an import job ending), here or on another server.
  */
 export class ReadCache {
-  private readonly cache = new TtlCache<string, unknown>(READ_CACHE_MS);
+  private readonly cache = new TtlCache<string, SerializedJson>(READ_CACHE_MS);
 
   constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }) {
     changes.on(({ enterpriseId }) => {
@@ -54,7 +56,8 @@ export class ReadCache {
     });
   }
 
-  get<T>(enterpriseId: number, key: string, load: () => Promise<T>): Promise<T> {
-    return this.cache.get(`${enterpriseId}|${key}`, load) as Promise<T>;
+  /** The read, serialized once for all who ask until it changes. */
+  get(enterpriseId: number, key: string, load: () => Promise<unknown>): Promise<SerializedJson> {
+    return this.cache.get(`${enterpriseId}|${key}`, async () => new SerializedJson(JSON.stringify(await load())));
   }
 }

@@ -20,3 +20,23 @@ export function refuse(
   reply.code(status);
   return envelope(false, status, translate(messageKey, request.language), null);
 }
+
+/**
+ * A result already serialized (a cached read): the envelope around it is written without
+ * serializing the result again. Anything else that serializes it still gets the same JSON.
+ */
+export class SerializedJson {
+  constructor(readonly json: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+/** The server's JSON writer: an envelope whose result is SerializedJson has it spliced in as is. */
+export function serializePayload(payload: unknown): string {
+  if (payload !== null && typeof payload === 'object' && (payload as Envelope<unknown>).result instanceof SerializedJson) {
+    const { result, ...rest } = payload as Envelope<SerializedJson>;
+    return `${JSON.stringify(rest).slice(0, -1)},"result":${result.json}}`;
+  }
+  return JSON.stringify(payload);
+}

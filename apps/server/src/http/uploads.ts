@@ -29,7 +29,8 @@ export const uploadedFile = z
 
 declare module 'fastify' {
   interface FastifyRequest {
-    uploads: string[];
+    /** Files this request's multipart body wrote; null when it had none. */
+    uploads: string[] | null;
   }
 }
 
@@ -41,17 +42,15 @@ declare module 'fastify' {
 export function registerUploads(app: FastifyInstance, dataDir: string, limitBytes: number) {
   const dir = join(dataDir, 'uploads');
   mkdirSync(dir, { recursive: true });
-  app.decorateRequest('uploads', null as unknown as string[]);
-  app.addHook('onRequest', async (request) => {
-    request.uploads = [];
-  });
-  app.addHook('onResponse', async (request) => {
-    await Promise.all(request.uploads.map((path) => rm(path, { force: true })));
+  app.decorateRequest('uploads', null);
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (!request.uploads) return done();
+    void Promise.all(request.uploads.map((path) => rm(path, { force: true }))).finally(() => done());
   });
 
   return async function onFile(this: FastifyRequest, part: MultipartFile & { value?: unknown }) {
     const path = join(dir, randomUUID());
-    this.uploads.push(path);
+    (this.uploads ??= []).push(path);
     const out = createWriteStream(path);
     await pipeline(part.file, out);
     if (part.file.truncated) throw new AppError(413, 'upload.tooLarge', { mb: Math.round(limitBytes / 1024 / 1024) });

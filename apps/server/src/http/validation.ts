@@ -52,10 +52,10 @@ function nulPaths(value: unknown, path: (string | number)[], found: (string | nu
 }
 
 /** Refuses U+0000 anywhere in the input with 400 naming each field (the database cannot store it). */
-export async function refuseNulCharacters(request: FastifyRequest) {
+export function refuseNulCharacters(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) {
   const found: (string | number)[][] = [];
   for (const part of [request.params, request.query, request.body]) nulPaths(part, [], found);
-  if (found.length === 0) return;
+  if (found.length === 0) return done();
   const issues = found.map((path) => ({ code: 'custom', path, message: 'field.nul', input: undefined }) as unknown as Issue);
-  throw Object.assign(new Error('invalid input'), { issues });
+  done(Object.assign(new Error('invalid input'), { issues }));
 }
