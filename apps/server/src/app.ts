@@ -80,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
   });
   app.decorate('db', database.db);
+  app.decorate('database', database);
   const changes = new ChangeFeed(database);
   await changes.start();
   app.decorate('changes', changes);
@@ -184,6 +185,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Malformed JSON, unsupported media type and the like: the body could not be read.
       const status = error.statusCode ?? 400;
       return reply.code(status).send(envelope(false, status, translate('error.badBody', lang), null));
+    }
+    if (reply.raw.destroyed) {
+      // The client went away and its database work was stopped: nobody to answer, nothing wrong.
+      request.log.info('client went away before its answer');
+      return reply.code(499).send(envelope(false, 499, translate('error.internal', lang), null));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(envelope(false, 500, translate('error.internal', lang), null));

@@ -11,11 +11,30 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * Runs `work` on a database that stops when `signal` aborts (the client went away): on a
+   * PostgreSQL server the running statement is cancelled (pg_cancel_backend on the connection the
+   * work holds); on the embedded database, which runs one statement at a time, work not yet
+   * started is dropped instead of waiting its turn for nobody.
+   */
+  cancellable<T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T>;
   /** PostgreSQL server only: LISTEN on a channel over a connection of its own; returns the way to stop. */
   listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** The database, refusing to start another statement once `signal` has aborted. */
+function stopsWhenAborted(db: Db, signal: AbortSignal): Db {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === 'execute' || property === 'select' || property === 'selectDistinct' || property === 'insert' || property === 'update' || property === 'delete') {
+        signal.throwIfAborted();
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
 
 /**
  * Opens the database: a PostgreSQL server when `databaseUrl` is given, otherwise embedded
@@ -36,7 +55,21 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
       await client.query(`listen ${channel}`);
       return () => client.end();
     };
-    return { db, kind: 'postgres', close: () => pool.end(), listen };
+    const cancellable = async <T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T> => {
+      signal.throwIfAborted();
+      const client = await pool.connect();
+      const processId = (client as unknown as { processID: number }).processID;
+      const cancel = () => void pool.query('select pg_cancel_backend($1)', [processId]).catch(() => {});
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        signal.throwIfAborted();
+        return await work(stopsWhenAborted(drizzle(client, { schema }) as unknown as Db, signal));
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        client.release();
+      }
+    };
+    return { db, kind: 'postgres', close: () => pool.end(), listen, cancellable };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -44,7 +77,12 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', close: () => client.close() };
+  // Each statement waits for the one before it: a statement of a request already gone is not run.
+  const cancellable = async <T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T> => {
+    signal.throwIfAborted();
+    return work(stopsWhenAborted(db, signal));
+  };
+  return { db, kind: 'pglite', close: () => client.close(), cancellable };
 }
 
 /** Applies the migrations in src/db/migrations that the database has not seen yet. */

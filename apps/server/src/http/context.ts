@@ -1,5 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { Action, Language, PermissionId, Role } from '@console/contract';
-import type { Db } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
@@ -34,6 +35,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     db: Db;
+    /** The database itself, for work that stops when its client goes away. */
+    database: Database;
     /** Import jobs running on this server. */
     imports: JobRunner;
     /** Tells this server's and the other servers' caches what changed. */
@@ -45,4 +48,21 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+}
+
+/**
+ * Aborts when the client goes away before its answer is complete (closed tab, timeout), so the
+ * database work done for it can stop (Database.cancellable). Made on first use: most routes are
+ * quick and never ask.
+ */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const holder = reply as FastifyReply & { clientGoneSignal?: AbortSignal };
+  if (!holder.clientGoneSignal) {
+    const controller = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort(new Error('the client went away'));
+    });
+    holder.clientGoneSignal = controller.signal;
+  }
+  return holder.clientGoneSignal;
 }

@@ -5,6 +5,7 @@ import { pipeBody, pipeIdParams, pipeImportStartBody, pipeListQuery } from '@con
 import { exportPipes } from './export.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
 import { ok } from '../../http/envelope.ts';
+import { clientGone } from '../../http/context.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import type { ImportLimits } from '../imports/jobs.ts';
 import { registerImportRoutes } from '../imports/routes.ts';
@@ -35,7 +36,8 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
       config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } },
       schema: { tags, summary: 'Pipes of the current enterprise: filters and pages', querystring: pipeListQuery },
     },
-    async (request) => ok(request, await service.listPipes(db, requireEnterprise(request).id, request.query)),
+    // At a million pipes a search takes a while: it stops when the client goes away.
+    async (request, reply) => ok(request, await app.database.cancellable(clientGone(reply), (work) => service.listPipes(work, requireEnterprise(request).id, request.query))),
   );
 
   api.get(
@@ -45,7 +47,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
       schema: { tags, summary: 'The (filtered) network as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeListQuery.extend({ format: z.enum(EXPORT_FORMATS).default('geojson') }) },
     },
     async (request, reply) => {
-      const rows = await service.allPipes(db, requireEnterprise(request).id, request.query);
+      const rows = await app.database.cancellable(clientGone(reply), (work) => service.allPipes(work, requireEnterprise(request).id, request.query));
       const file = await exportPipes(rows, request.query.format);
       return reply
         .type(file.type)

@@ -6,6 +6,7 @@ import { badRequest } from '../../http/errors.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { isValidTile, type TileGrid } from '../../geo/tiles.ts';
 import { basemapTile, pipeTile } from './service.ts';
+import { clientGone } from '../../http/context.ts';
 
 const tags = ['tiles'];
 const tileParams = z.object({
@@ -32,7 +33,8 @@ export const tileRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const { grid, z: zoom, x, y } = check(request.params);
-      const tile = await pipeTile(app.db, requireEnterprise(request).id, grid, zoom, x, y);
+      // A map panned on drops the tiles it no longer wants: their database work stops too.
+      const tile = await app.database.cancellable(clientGone(reply), (db) => pipeTile(db, requireEnterprise(request).id, grid, zoom, x, y));
       return reply.type(MVT).header('cache-control', 'private, no-cache').send(Buffer.from(tile));
     },
   );
