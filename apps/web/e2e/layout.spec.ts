@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { api, apiLogin, enterpriseIds, signIn } from './helpers.ts';
 
+const TOP_ENTRIES = ['Projects', 'Enterprise', 'Leak detection', 'Settlement', 'Weather', 'Risk', 'Supervision'];
 const FOOTER_HIDDEN = ['/project/list', '/enterprise/map', '/settlement', '/leak', '/risk/construction', '/risk/riskProne'];
 const FOOTER_SHOWN = ['/enterprise/edit', '/enterprise/users', '/enterprise/pipeLine', '/weather', '/project/info', '/platform/saocom', '/system/productionIntroduction'];
 
@@ -127,10 +128,24 @@ test.describe('permissions', () => {
     await page.getByTestId('setting-layout').getByText('Side menu').click();
     await page.keyboard.press('Escape');
     const menu = page.locator('.ant-pro-sider');
-    for (const label of ['Projects', 'Enterprise', 'Leak detection', 'Settlement', 'Weather', 'Risk', 'Comprehensive supervision']) {
+    for (const label of TOP_ENTRIES) {
       await expect(menu.getByText(label, { exact: true })).toBeVisible();
     }
     await expect(menu.getByText('Join or register an enterprise')).toHaveCount(0);
+  });
+
+  test('at 1440 px the top menu shows every entry in English and in Chinese', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, 'admin');
+    const bar = page.locator('.ant-pro-top-nav-header-base-menu');
+    for (const label of TOP_ENTRIES) await expect(bar.getByText(label, { exact: true }), label).toBeVisible();
+    await expect(page.locator('.ant-menu-overflow-item-rest:visible')).toHaveCount(0);
+    await page.getByTestId('select-lang').hover();
+    await page.getByTestId('lang-zh-CN').click();
+    for (const label of ['项目管理', '企业管理', '漏损监测', '沉降监测', '气象监测', '风险监测', '综合监管']) await expect(bar.getByText(label, { exact: true }), label).toBeVisible();
+    await expect(page.locator('.ant-menu-overflow-item-rest:visible')).toHaveCount(0);
+    await page.getByTestId('select-lang').hover();
+    await page.getByTestId('lang-en-US').click();
   });
 });
 

@@ -76,7 +76,7 @@ export function EnterpriseDropdown() {
         },
       }}
     >
-      <span data-testid="enterprise-header" role="button" title={t('header.switchEnterprise')} style={{ cursor: 'pointer', padding: '0 8px' }}>
+      <span data-testid="enterprise-header" role="button" title={`${current.enterpriseName} · ${t('header.switchEnterprise')}`} style={{ cursor: 'pointer', padding: '0 8px' }}>
         <BankOutlined /> {current.enterpriseName} <DownOutlined style={{ fontSize: 10 }} />
       </span>
     </Dropdown>

@@ -22,7 +22,7 @@ const enUS = {
     risk: 'Risk',
     construction: 'Construction risk',
     riskProne: 'Risk-prone areas',
-    comprehensiveSupervision: 'Comprehensive supervision',
+    comprehensiveSupervision: 'Supervision',
     poiControl: 'POI overlay',
     saocom: 'SAOCOM satellite platform',
     productionIntroduction: 'Product introduction',
