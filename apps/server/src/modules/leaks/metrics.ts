@@ -11,10 +11,35 @@ export const DIAMETER_CLASSES = [
   { key: '>600', max: Infinity },
 ] as const;
 
-const DAY_MS = 86_400_000;
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
-const average = (values: number[]) => (values.length ? round(values.reduce((s, v) => s + v, 0) / values.length, 1) : null);
-const count = <K extends string>(keys: K[]) => keys.reduce<Record<string, number>>((m, k) => ((m[k] = (m[k] ?? 0) + 1), m), {});
+const averageDays = (v: number | null) => (v === null ? null : round(Number(v), 1));
+
+/** The finding's diameter class, in SQL, from DIAMETER_CLASSES. */
+const diameterClassSql = sql.raw(
+  `case when finding->>'pipeDiameterMm' is null then 'unknown' ${DIAMETER_CLASSES.filter((c) => c.max !== Infinity)
+    .map((c) => `when (finding->>'pipeDiameterMm')::float8 <= ${c.max} then '${c.key}'`)
+    .join(' ')} else '${DIAMETER_CLASSES.at(-1)!.key}' end`,
+);
+
+/** Counts by a key as a JSON object, over one of the statement's row sets. */
+const countsBy = (rows: string, key: SQL) => sql`(select coalesce(jsonb_object_agg(k, n), '{}'::jsonb) from (select ${key} as k, count(*)::int as n from ${sql.raw(rows)} group by 1) c)`;
+
+interface MetricsRow {
+  delivered: number;
+  investigated: number;
+  confirmed: number;
+  crewDays: number;
+  surveyedM: number;
+  withSurfacing: number;
+  nonSurfacing: number;
+  repairedFlow: number;
+  daysToInvestigation: number | null;
+  daysToRepair: number | null;
+  byType: Record<string, number>;
+  byMaterial: Record<string, number>;
+  byDiameterClass: Record<string, number>;
+  byStatus: Record<string, number>;
+}
 
 /**
  * The survey's results for the POIs delivered in a period (optionally one project): how many were
@@ -22,50 +47,57 @@ const count = <K extends string>(keys: K[]) => keys.reduce<Record<string, number
  * one assignee recording findings on one calendar day), leaks per km of water pipe inside the
  * investigated POIs, the non-surfacing share, leaks by type, material and diameter class, the
  * water saved by repaired leaks, and the days from delivery to investigation and to repair.
+ * Added up in one SQL statement: however many POIs a year of deliveries holds, none is read here.
  */
 export async function leakMetrics(db: Db, enterpriseId: number, q: { projectId?: number; from?: string; to?: string }) {
   const where: SQL[] = [eq(pois.enterpriseId, enterpriseId)];
   if (q.projectId !== undefined) where.push(eq(pois.projectId, q.projectId));
   where.push(...deliveredWithin(q));
-  const rows = await db
-    .select({ id: pois.id, status: pois.status, assigneeId: pois.assigneeId, finding: pois.finding, pipes: pois.pipes, deliveredAt: deliveries.deliveredAt, investigatedAt: pois.investigatedAt, repairedAt: pois.repairedAt })
-    .from(pois)
-    .innerJoin(deliveries, eq(deliveries.id, pois.deliveryId))
-    .where(and(...where));
-  const investigated = rows.filter((r) => r.status === 'leakFound' || r.status === 'noLeak' || r.status === 'repaired');
-  const leaks = investigated.filter((r) => r.status !== 'noLeak');
-  const ids = investigated.map((r) => r.id);
-  const crewDays = ids.length
-    ? Number(
-        (
-          (await db.execute(sql`
-            select count(distinct (coalesce(p.assignee_id, e.user_id), (e.at at time zone 'UTC')::date))::int as "crewDays"
-            from ${poiEvents} e join ${pois} p on p.id = e.poi_id
-            where e.action = 'finding' and e.poi_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`)) as unknown as { rows: { crewDays: number }[] }
-        ).rows[0].crewDays,
-      )
-    : 0;
-  const surveyedKm = investigated.reduce((s, r) => s + (r.pipes.lengthM.water ?? 0), 0) / 1000;
-  const withSurfacing = leaks.filter((r) => typeof r.finding?.surfacing === 'boolean');
-  const repairedFlow = leaks.filter((r) => r.status === 'repaired').reduce((s, r) => s + (r.finding?.flowM3h ?? 0), 0);
-  const diameterClass = (d?: number) => (d === undefined ? 'unknown' : DIAMETER_CLASSES.find((c) => d <= c.max)!.key);
+  const { rows } = (await db.execute(sql`
+    with scope as (
+      select ${pois.id} as id, ${pois.status} as status, ${pois.assigneeId} as assignee_id, ${pois.finding} as finding, ${pois.pipes} as pipes,
+             ${deliveries.deliveredAt} as delivered_at, ${pois.investigatedAt} as investigated_at, ${pois.repairedAt} as repaired_at
+      from ${pois} join ${deliveries} on ${deliveries.id} = ${pois.deliveryId}
+      where ${and(...where)}
+    ),
+    investigated as (select * from scope where status in ('leakFound', 'noLeak', 'repaired')),
+    leaks as (select * from investigated where status <> 'noLeak')
+    select
+      (select count(*) from scope)::int as "delivered",
+      (select count(*) from investigated)::int as "investigated",
+      (select count(*) from leaks)::int as "confirmed",
+      (select count(distinct (coalesce(i.assignee_id, e.user_id), (e.at at time zone 'UTC')::date))
+         from ${poiEvents} e join investigated i on i.id = e.poi_id where e.action = 'finding')::int as "crewDays",
+      (select coalesce(sum((pipes->'lengthM'->>'water')::float8), 0) from investigated)::float8 as "surveyedM",
+      (select count(*) from leaks where jsonb_typeof(finding->'surfacing') = 'boolean')::int as "withSurfacing",
+      (select count(*) from leaks where finding->'surfacing' = 'false'::jsonb)::int as "nonSurfacing",
+      (select coalesce(sum((finding->>'flowM3h')::float8), 0) from leaks where status = 'repaired')::float8 as "repairedFlow",
+      (select avg(extract(epoch from investigated_at - delivered_at) / 86400) from scope where investigated_at is not null)::float8 as "daysToInvestigation",
+      (select avg(extract(epoch from repaired_at - delivered_at) / 86400) from scope where repaired_at is not null)::float8 as "daysToRepair",
+      ${countsBy('leaks', sql`coalesce(finding->>'leakType', 'unknown')`)} as "byType",
+      ${countsBy('leaks', sql`coalesce(finding->>'pipeMaterial', 'unknown')`)} as "byMaterial",
+      ${countsBy('leaks', diameterClassSql)} as "byDiameterClass",
+      ${countsBy('scope', sql`status`)} as "byStatus"`)) as unknown as { rows: MetricsRow[] };
+  const m = rows[0];
+  const surveyedKm = Number(m.surveyedM) / 1000;
+  const repairedFlow = Number(m.repairedFlow);
   return {
-    delivered: rows.length,
-    investigated: investigated.length,
-    confirmed: leaks.length,
-    confirmationRate: investigated.length ? round(leaks.length / investigated.length, 3) : null,
-    crewDays,
-    leaksPerCrewDay: crewDays ? round(leaks.length / crewDays) : null,
+    delivered: m.delivered,
+    investigated: m.investigated,
+    confirmed: m.confirmed,
+    confirmationRate: m.investigated ? round(m.confirmed / m.investigated, 3) : null,
+    crewDays: m.crewDays,
+    leaksPerCrewDay: m.crewDays ? round(m.confirmed / m.crewDays) : null,
     surveyedKm: round(surveyedKm, 2),
-    leaksPerKm: surveyedKm ? round(leaks.length / surveyedKm) : null,
-    nonSurfacingShare: withSurfacing.length ? round(withSurfacing.filter((r) => r.finding!.surfacing === false).length / withSurfacing.length, 3) : null,
-    byType: count(leaks.map((r) => r.finding?.leakType ?? 'unknown')),
-    byMaterial: count(leaks.map((r) => r.finding?.pipeMaterial ?? 'unknown')),
-    byDiameterClass: count(leaks.map((r) => diameterClass(r.finding?.pipeDiameterMm))),
+    leaksPerKm: surveyedKm ? round(m.confirmed / surveyedKm) : null,
+    nonSurfacingShare: m.withSurfacing ? round(m.nonSurfacing / m.withSurfacing, 3) : null,
+    byType: m.byType,
+    byMaterial: m.byMaterial,
+    byDiameterClass: m.byDiameterClass,
     waterSavedM3PerDay: round(repairedFlow * 24, 1),
     waterSavedM3PerYear: Math.round(repairedFlow * 24 * 365),
-    daysToInvestigation: average(rows.filter((r) => r.investigatedAt).map((r) => (r.investigatedAt!.getTime() - r.deliveredAt.getTime()) / DAY_MS)),
-    daysToRepair: average(rows.filter((r) => r.repairedAt).map((r) => (r.repairedAt!.getTime() - r.deliveredAt.getTime()) / DAY_MS)),
-    byStatus: count(rows.map((r) => r.status)),
+    daysToInvestigation: averageDays(m.daysToInvestigation),
+    daysToRepair: averageDays(m.daysToRepair),
+    byStatus: m.byStatus,
   };
 }
