@@ -35,16 +35,22 @@ test.describe('navigation guard', () => {
 
   test('signing out from a page that is loading data ends on the sign-in page without an error notice', async ({ page }) => {
     await signIn(page, 'admin');
+    // The pipe list answers slowly: the page is still loading when the user signs out.
+    await page.route('**/api/pipelines?**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => {});
+    });
     await page.goto('/enterprise/pipeLine');
     await page.getByTestId('avatar-menu').hover();
     await page.getByTestId('menu-logout').click();
     await page.getByRole('button', { name: 'OK' }).click();
     await expect(page).toHaveURL(/\/user\/login/);
     await expect(page.getByTestId('login-page')).toBeVisible();
-    // Requests the page fires while it unmounts answer 401: no notice about it.
-    await page.waitForTimeout(2000);
+    // The page's requests answer (or fire again) after the token is gone: no notice about it.
+    await page.waitForTimeout(2500);
     await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
   });
+
 
   test('redirects of every layout and unknown paths', async ({ page }) => {
     await signIn(page, 'admin');

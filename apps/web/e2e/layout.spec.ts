@@ -32,7 +32,7 @@ test.describe('layouts', () => {
     }
   });
 
-  test('every layout titles the document with the page and the product', async ({ page }) => {
+  test('every layout titles the document with the page and the product', async ({ page, browser }) => {
     await signIn(page, 'admin');
     for (const [path, title] of [
       ['/project/poiControl', 'POI overlay'],
@@ -43,9 +43,11 @@ test.describe('layouts', () => {
       await page.goto(path);
       await expect(page, path).toHaveTitle(`${title} - Urban Underground Pipeline Risk Monitoring System`);
     }
-    await signIn(page, 'platform');
-    await page.goto('/system/enterpriseReview');
-    await expect(page).toHaveTitle('Enterprise review - Urban Underground Pipeline Risk Monitoring System');
+    const platform = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await signIn(platform, 'platform');
+    await platform.goto('/system/enterpriseReview');
+    await expect(platform).toHaveTitle('Enterprise review - Urban Underground Pipeline Risk Monitoring System');
+    await platform.context().close();
   });
 
   test('the enterprise header shows loading, then the current enterprise; project layouts link back', async ({ page }) => {
