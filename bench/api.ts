@@ -113,9 +113,12 @@ const mean = (loads: Load[]): Load => ({
 
 /**
  * Ours against hello-world, alternating (hello, ours, ours, hello) so that neither always runs
- * on a warmer or a busier machine; rates are averaged, p99 is the worse of the two runs.
+ * on a warmer or a busier machine; rates are averaged, p99 is the worse of the two runs. A first
+ * short run of each warms the JIT and the caches and is not counted.
  */
 export async function compareWithHelloWorld(ours: () => Promise<Load>, hello: () => Promise<Load>) {
+  await ours();
+  await hello();
   const h1 = await hello();
   const o1 = await ours();
   const o2 = await ours();

@@ -50,6 +50,26 @@ async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ value: T; pe
   }
 }
 
+/** A new empty database on the PostgreSQL server, for a server process to seed; dropped by the returned function. */
+async function emptyServerDatabase() {
+  const name = `console_bench_${Date.now()}_${Math.floor(Math.random() * 1000)}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: SERVER_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
 /** A database for one run: embedded PGlite in a folder, or a new database on the server (dropped at the end). */
 async function freshDatabase(kind: 'pglite' | 'postgres', dir: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
@@ -57,24 +77,15 @@ async function freshDatabase(kind: 'pglite' | 'postgres', dir: string): Promise<
     await migrateDatabase(database);
     return { database, drop: async () => database.close() };
   }
-  const name = `console_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  const created = await emptyServerDatabase();
+  const database = await openDatabase({ databaseUrl: created.url, dataDir: null });
   await migrateDatabase(database);
   return {
     database,
-    url: url.toString(),
+    url: created.url,
     drop: async () => {
       await database.close();
-      const client = new pg.Client({ connectionString: SERVER_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await created.drop();
     },
   };
 }
@@ -144,26 +155,6 @@ async function timeTiles(make: (z: number, x: number, y: number) => Promise<numb
     result.set(z, { p50: percentile(times, 50), p99: percentile(times, 99), bytes: bytes / list.length });
   }
   return result;
-}
-
-/** A new empty database on the PostgreSQL server, for a server process to seed; dropped by the returned function. */
-async function emptyServerDatabase() {
-  const name = `console_bench_api_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: SERVER_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 /** GET /api/projects as the water utility's admin, against hello-world, on a running console server. */
