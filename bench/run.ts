@@ -1,6 +1,7 @@
 /**
  * Benchmarks of the pipe network at 1,000,000 segments (npm run bench):
- *  0. the API at 64 connections (GET /api/projects) against a bare Fastify hello-world, on both
+ *  0. the API at 64 connections (permissions, project list, pipe list page, cached tile) against
+ *     a bare Fastify hello-world, on both
  *     databases, with the demo (20,000 segments) and, after the import, with 1,000,000;
  *  1. importing a generated GeoJSON through the import job (rows/s, peak memory), on embedded PGlite
  *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
@@ -157,11 +158,33 @@ async function timeTiles(make: (z: number, x: number, y: number) => Promise<numb
   return result;
 }
 
-/** GET /api/projects as the water utility's admin, against hello-world, on a running console server. */
-async function projectsUnderLoad(server: Running, hello: Running, label: string, say: (line: string) => void) {
+/** The z14 web-mercator tile holding a point, for a tile the map would ask for. */
+function tileAt(lon: number, lat: number, z: number) {
+  const n = 2 ** z;
+  const r = (lat * Math.PI) / 180;
+  return { z, x: Math.floor(((lon + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n) };
+}
+
+/**
+ * Authenticated reads the console makes all the time, as the water utility's admin, each against
+ * hello-world: permissions (every page load), the project list with its figures, the first page
+ * of the pipe list, and a pipe tile over the first project (made once, then cached).
+ */
+async function apiUnderLoad(server: Running, hello: Running, label: string, say: (line: string) => void) {
   const headers = await signedInHeaders(server.url, 'admin', 'Demo123456');
-  const { ours, hello: peer } = await compareWithHelloWorld(() => load(`${server.url}/api/projects`, headers), () => load(hello.url));
-  say(`  ${label}: ours ${describeLoad(ours)} | hello-world ${describeLoad(peer)} | rate ours/hello ${((100 * ours.requestsPerSecond) / peer.requestsPerSecond).toFixed(0)} %`);
+  const projects = (await (await fetch(`${server.url}/api/projects`, { headers })).json()).result as { bbox: number[] }[];
+  const [minx, miny, maxx, maxy] = projects[0].bbox;
+  const tile = tileAt((minx + maxx) / 2, (miny + maxy) / 2, 14);
+  const routes = [
+    ['GET /api/getUserPermission', '/api/getUserPermission'],
+    ['GET /api/projects', '/api/projects'],
+    ['GET /api/pipelines (page 1)', '/api/pipelines?page=1&pageSize=20'],
+    ['GET a z14 pipe tile (cached)', `/api/tiles/pipes/3857/${tile.z}/${tile.x}/${tile.y}.pbf`],
+  ];
+  for (const [name, path] of routes) {
+    const { ours, hello: peer } = await compareWithHelloWorld(() => load(`${server.url}${path}`, headers), () => load(hello.url));
+    say(`  ${label} ${name.padEnd(29)}: ours ${describeLoad(ours)} | hello-world ${describeLoad(peer)} | rate ours/hello ${((100 * ours.requestsPerSecond) / peer.requestsPerSecond).toFixed(0)} %`);
+  }
 }
 
 async function main() {
@@ -181,14 +204,14 @@ async function main() {
 
     // 0. The API with the demo network (what `npm start` seeds: 20,000 segments).
     const [load1, load5] = (await import('node:os')).loadavg();
-    say(`\nAPI at ${CONNECTIONS} connections, GET /api/projects (the console's project list with pipe length and POI figures), machine load ${load1.toFixed(2)} / ${load5.toFixed(2)} (1 / 5 min)`);
+    say(`\nAPI at ${CONNECTIONS} connections, signed in (permissions, project list with figures, pipe list page, cached tile), machine load ${load1.toFixed(2)} / ${load5.toFixed(2)} (1 / 5 min)`);
     const hello = await startHelloWorld();
     try {
       const demoPglite = await startConsoleServer({ dataDir: join(dir, 'demo-pglite') });
-      await projectsUnderLoad(demoPglite, hello, 'demo 20,000, PGlite    ', say).finally(() => demoPglite.stop());
+      await apiUnderLoad(demoPglite, hello, 'demo 20,000, PGlite    ', say).finally(() => demoPglite.stop());
       const demoDatabase = await emptyServerDatabase();
       const demoServer = await startConsoleServer({ dataDir: join(dir, 'demo-pg'), databaseUrl: demoDatabase.url });
-      await projectsUnderLoad(demoServer, hello, 'demo 20,000, PostgreSQL', say).finally(() => demoServer.stop());
+      await apiUnderLoad(demoServer, hello, 'demo 20,000, PostgreSQL', say).finally(() => demoServer.stop());
       await demoDatabase.drop();
     } finally {
       await hello.stop();
@@ -206,7 +229,7 @@ async function main() {
       // The same embedded database, now holding the whole network, served by the real server.
       const hello = await startHelloWorld();
       const server = await startConsoleServer({ dataDir: dir });
-      await projectsUnderLoad(server, hello, `${rows.toLocaleString('en')}, PGlite    `, (line) => millionApi.push(line)).finally(async () => {
+      await apiUnderLoad(server, hello, `${rows.toLocaleString('en')}, PGlite    `, (line) => millionApi.push(line)).finally(async () => {
         await server.stop();
         await hello.stop();
       });
@@ -281,12 +304,12 @@ async function main() {
     {
       const hello = await startHelloWorld();
       const api = await startConsoleServer({ dataDir: join(dir, 'api-pg'), databaseUrl: server.url });
-      await projectsUnderLoad(api, hello, `${rows.toLocaleString('en')}, PostgreSQL`, (line) => millionApi.push(line)).finally(async () => {
+      await apiUnderLoad(api, hello, `${rows.toLocaleString('en')}, PostgreSQL`, (line) => millionApi.push(line)).finally(async () => {
         await api.stop();
         await hello.stop();
       });
     }
-    say(`\nAPI at ${CONNECTIONS} connections, GET /api/projects over the imported network`);
+    say(`\nAPI at ${CONNECTIONS} connections over the imported network`);
     for (const line of millionApi) say(line);
     await server.drop();
   } finally {

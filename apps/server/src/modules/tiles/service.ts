@@ -62,10 +62,17 @@ function overviewFeatures(rows: { networkType: string; diameterMm: number | null
   return [...groups.values()];
 }
 
-/** The enterprise's pipes in tile z/x/y as an MVT layer "pipes". */
-export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: number, x: number, y: number): Promise<Uint8Array> {
-  const version = await pipesVersion(db, enterpriseId);
-  const key = `${enterpriseId}:${version}:${grid}/${z}/${x}/${y}`;
+const pipeTileKey = (enterpriseId: number, version: number, grid: TileGrid, z: number, x: number, y: number) => `${enterpriseId}:${version}:${grid}/${z}/${x}/${y}`;
+
+/** The tile if it was made already for this pipes version (no database work at all). */
+export function madePipeTile(enterpriseId: number, version: number, grid: TileGrid, z: number, x: number, y: number): Uint8Array | undefined {
+  return cache.get(pipeTileKey(enterpriseId, version, grid, z, x, y));
+}
+
+/** The enterprise's pipes in tile z/x/y as an MVT layer "pipes" (version: the pipes version, when the caller knows it). */
+export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: number, x: number, y: number, version?: number): Promise<Uint8Array> {
+  version ??= await pipesVersion(db, enterpriseId);
+  const key = pipeTileKey(enterpriseId, version, grid, z, x, y);
   const cached = cache.get(key);
   if (cached) return cached;
   const scales = scaleConditionAt(z);
