@@ -66,7 +66,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
         return await work(stopsWhenAborted(drizzle(client, { schema }) as unknown as Db, signal));
       } finally {
         signal.removeEventListener('abort', cancel);
-        client.release();
+        // A cancel may still be on its way to this connection: it is closed, not handed to the
+        // next request, whose statement the late cancel would otherwise stop.
+        client.release(signal.aborted);
       }
     };
     return { db, kind: 'postgres', close: () => pool.end(), listen, cancellable };

@@ -42,12 +42,12 @@ export class TtlCache<K, V> {
 export const READ_CACHE_MS = 1_000;
 
 /**
- * Reads of an enterprise's data that many users repeat (the project list with its figures),
- * kept a second at most and dropped at once when the change feed says the enterprise's data
- * changed (a write request, an import job ending), here or on another server.
+ * Values read from an enterprise's data, kept a second at most and dropped at once when the
+ * change feed says the enterprise's data changed (a write request, an import job ending), here or
+ * on another server.
  */
-export class ReadCache {
-  private readonly cache = new TtlCache<string, SerializedJson>(READ_CACHE_MS);
+export class EnterpriseCache<V> {
+  private readonly cache = new TtlCache<string, V>(READ_CACHE_MS);
 
   constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }) {
     changes.on(({ enterpriseId }) => {
@@ -56,8 +56,14 @@ export class ReadCache {
     });
   }
 
-  /** The read, serialized once for all who ask until it changes. */
-  get(enterpriseId: number, key: string, load: () => Promise<unknown>): Promise<SerializedJson> {
-    return this.cache.get(`${enterpriseId}|${key}`, async () => new SerializedJson(JSON.stringify(await load())));
+  get(enterpriseId: number, key: string, load: () => Promise<V>): Promise<V> {
+    return this.cache.get(`${enterpriseId}|${key}`, load);
+  }
+}
+
+/** Reads many users repeat (the project list with its figures), serialized once for all who ask until it changes. */
+export class ReadCache extends EnterpriseCache<SerializedJson> {
+  read(enterpriseId: number, key: string, load: () => Promise<unknown>): Promise<SerializedJson> {
+    return this.get(enterpriseId, key, async () => new SerializedJson(JSON.stringify(await load())));
   }
 }

@@ -20,7 +20,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const enterpriseId = requireEnterprise(request).id;
       // Every user of the enterprise opens this list: read once, kept until its data changes.
-      const list = await app.reads.get(enterpriseId, `projects?${JSON.stringify(request.query)}`, () => service.listProjects(db, enterpriseId, request.query));
+      const list = await app.reads.read(enterpriseId, `projects?${JSON.stringify(request.query)}`, () => service.listProjects(db, enterpriseId, request.query));
       return ok(request, list);
     },
   );

@@ -6,7 +6,7 @@ import { badRequest } from '../../http/errors.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { isValidTile, type TileGrid } from '../../geo/tiles.ts';
 import { basemapTile, madePipeTile, pipesVersion, pipeTile } from './service.ts';
-import { READ_CACHE_MS, TtlCache } from '../../http/cache.ts';
+import { EnterpriseCache } from '../../http/cache.ts';
 import { clientGone } from '../../http/context.ts';
 
 const tags = ['tiles'];
@@ -22,8 +22,7 @@ const MVT = 'application/vnd.mapbox-vector-tile';
 export const tileRoutes: FastifyPluginAsync = async (app) => {
   // Each enterprise's pipes version, read once a second at most and dropped by any change to its
   // data (here or, through the change feed, on another server): a made tile then costs no query.
-  const versions = new TtlCache<number, number>(READ_CACHE_MS);
-  app.changes.on(({ enterpriseId }) => (enterpriseId === null ? versions.clear() : versions.deleteWhere((id) => id === enterpriseId)));
+  const versions = new EnterpriseCache<number>(app.changes);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const check = (p: z.infer<typeof tileParams>) => {
     if (!isValidTile(p.grid as TileGrid, p.z, p.x, p.y)) throw badRequest('field.tile');
@@ -39,7 +38,7 @@ export const tileRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { grid, z: zoom, x, y } = check(request.params);
       const enterpriseId = requireEnterprise(request).id;
-      const version = await versions.get(enterpriseId, () => pipesVersion(app.db, enterpriseId));
+      const version = await versions.get(enterpriseId, 'pipesVersion', () => pipesVersion(app.db, enterpriseId));
       // A made tile is served from memory; a map panned on drops the tiles it no longer wants,
       // and their database work stops too.
       const tile = madePipeTile(enterpriseId, version, grid, zoom, x, y) ?? (await app.database.cancellable(clientGone(reply), (db) => pipeTile(db, enterpriseId, grid, zoom, x, y, version)));
