@@ -5,13 +5,39 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers.ts';
 
 const FIXTURES = resolve(import.meta.dirname, '../../server/test-fixtures/imports');
-const total = async (page: Page) => Number((await page.getByTestId('pipe-total').textContent())!.replace(/\D/g, ''));
+const total = async (page: Page) => Number((await page.getByTestId('pipe-pager-total').textContent())!.replace(/\D/g, ''));
 
 test.describe('pipelines', () => {
+  test('a network of more than 10,000 pipes pages by key: next, previous, last and first', async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.goto('/enterprise/pipeLine');
+    const label = page.getByTestId('pipe-pager-page');
+    const firstId = async () => (await page.locator('tbody tr.ant-table-row').first().locator('td').first().textContent())!;
+    await expect(label).toHaveText(/^Page 1 of [\d,]+$/);
+    const pages = Number((await label.textContent())!.replace(/^.* of /, '').replace(/,/g, ''));
+    const page1 = await firstId();
+    await expect(page.getByTestId('pipe-pager-first')).toBeDisabled();
+    await page.getByTestId('pipe-pager-next').click();
+    await expect(label).toHaveText(`Page 2 of ${pages.toLocaleString('en-US')}`);
+    const page2 = await firstId();
+    expect(page2 > page1).toBe(true);
+    await page.getByTestId('pipe-pager-next').click();
+    await expect(label).toHaveText(`Page 3 of ${pages.toLocaleString('en-US')}`);
+    await page.getByTestId('pipe-pager-prev').click();
+    await expect(label).toHaveText(`Page 2 of ${pages.toLocaleString('en-US')}`);
+    await expect.poll(firstId).toBe(page2);
+    await page.getByTestId('pipe-pager-last').click();
+    await expect(label).toHaveText(`Page ${pages.toLocaleString('en-US')} of ${pages.toLocaleString('en-US')}`);
+    await expect(page.getByTestId('pipe-pager-next')).toBeDisabled();
+    await page.getByTestId('pipe-pager-first').click();
+    await expect(label).toHaveText(/^Page 1 of/);
+    await expect.poll(firstId).toBe(page1);
+  });
+
   test('filters narrow the table; a row shows its details; viewers cannot add or import', async ({ page }) => {
     await signIn(page, 'viewer');
     await page.goto('/enterprise/pipeLine');
-    await expect(page.getByTestId('pipe-total')).toBeVisible();
+    await expect(page.getByTestId('pipe-pager-total')).toBeVisible();
     const all = await total(page);
     expect(all).toBeGreaterThan(10_000);
     await expect(page.getByTestId('pipe-add')).toHaveCount(0);
@@ -82,7 +108,7 @@ test.describe('pipelines', () => {
   test('a member imports a zipped Shapefile through the mapping step and sees it on the map', async ({ page }) => {
     await signIn(page, 'member');
     await page.goto('/enterprise/pipeLine');
-    await expect(page.getByTestId('pipe-total')).toBeVisible();
+    await expect(page.getByTestId('pipe-pager-total')).toBeVisible();
     const before = await total(page);
     await page.getByTestId('pipe-import').click();
     await page.getByTestId('import-dragger').locator('input[type=file]').setInputFiles(join(FIXTURES, 'network-utm51n.zip'));

@@ -1,5 +1,6 @@
 export * from './envelope.ts';
 export * from './fields.ts';
+export * from './lists.ts';
 export * from './messages.ts';
 export * from './permissions.ts';
 export * from './auth.ts';

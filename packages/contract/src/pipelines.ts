@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { id, optionalText } from './fields.ts';
 import { jsonText, lineGeometry } from './geo.ts';
 import { NETWORK_TYPES } from './projects.ts';
+import { EXACT_LIST_LIMIT } from './lists.ts';
 
 const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
 
@@ -18,7 +19,8 @@ export const pipeBody = z.object({
 });
 export type PipeInput = z.infer<typeof pipeBody>;
 
-export const pipeListQuery = z.object({
+/** What narrows the pipe list (and its export). */
+export const pipeFilters = z.object({
   keyword: z.string().trim().max(60).optional(),
   networkType: z.enum(NETWORK_TYPES).optional(),
   material: z.string().trim().max(40).optional(),
@@ -27,9 +29,22 @@ export const pipeListQuery = z.object({
   installYearMin: optionalNumber(z.number().int()),
   installYearMax: optionalNumber(z.number().int()),
   projectId: optionalNumber(z.number().int().positive()),
+});
+export type PipeFilters = z.infer<typeof pipeFilters>;
+
+export const pipeListQuery = pipeFilters.extend({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(20),
+  /** Keyset paging: the page after this pipe id, the page before it, or the last page. */
+  after: z.string().max(60).optional(),
+  before: z.string().max(60).optional(),
+  last: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+}).superRefine((q, ctx) => {
+  if (q.after === undefined && q.before === undefined && !q.last && (q.page - 1) * q.pageSize > EXACT_LIST_LIMIT) {
+    ctx.addIssue({ code: 'custom', path: ['page'], message: 'field.page.tooDeep' });
+  }
 });
 export type PipeListQuery = z.infer<typeof pipeListQuery>;
+
 
 export const pipeIdParams = z.object({ id });

@@ -75,8 +75,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
+  // pg_trgm: the pipe list's keyword search runs on a trigram index, as on a PostgreSQL server.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   // Each statement waits for the one before it: a statement of a request already gone is not run.

@@ -268,8 +268,35 @@ export const pipes = pgTable(
     // so a zoom-10 tile does not walk every distribution pipe under it.
     index('pipes_trunk_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" = ${PIPE_SCALE_CLASS.trunk}`)),
     index('pipes_main_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" <= ${PIPE_SCALE_CLASS.main}`)),
-    index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType),
+    // The pipe list pages in pipe id order (keyset): each filter it offers has an index that
+    // either gives that order (network type, material) or narrows a rare match (diameter, year,
+    // a keyword anywhere in the id by trigrams).
+    index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType, t.material, t.pipeId),
+    index('pipes_enterprise_material_idx').on(t.enterpriseId, t.material, t.pipeId),
+    index('pipes_enterprise_diameter_idx').on(t.enterpriseId, t.diameterMm),
+    index('pipes_enterprise_year_idx').on(t.enterpriseId, t.installYear),
+    index('pipes_pipe_id_trgm_idx').using('gin', t.pipeId.op('gin_trgm_ops')),
   ],
+);
+
+/**
+ * How many pipes (and metres) each enterprise has per network type and material, kept by
+ * statement triggers on `pipes` (migration 0011) in the statement that changes the pipes, so the
+ * pipe list's totals and filter values cost one small read at any network size.
+ */
+export const pipeCounts = pgTable(
+  'pipe_counts',
+  {
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    networkType: text('network_type').notNull(),
+    /** '' for pipes without a material. */
+    material: text('material').notNull(),
+    pipes: bigint('pipes', { mode: 'number' }).notNull(),
+    lengthM: doublePrecision('length_m').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.enterpriseId, t.networkType, t.material] })],
 );
 
 /**

@@ -1,4 +1,4 @@
-import type { ImportJobView, LineGeometry, NetworkType, PipeImportStart, PipeInput } from '@console/contract';
+import type { ImportJobView, LineGeometry, ListPage, NetworkType, PipeImportStart, PipeInput } from '@console/contract';
 import { del, get, getBlob, post, postJson, put, upload } from './http.ts';
 
 export interface Pipe {
@@ -16,12 +16,7 @@ export interface Pipe {
   updatedAt: string;
 }
 
-export interface PipePage {
-  list: Pipe[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type PipePage = ListPage<Pipe>;
 
 const encode = (input: PipeInput) => ({ ...input, geometry: JSON.stringify(input.geometry) });
 

@@ -162,6 +162,7 @@ export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart
 
 const STAGE_BATCH = 1000;
 const PROGRESS_EVERY_MS = 500;
+const ANALYZE_AFTER_ROWS = 10_000;
 
 const attributeColumns = Object.values(getTableColumns(pipeImportRows))
   .map((column) => column.name)
@@ -280,6 +281,8 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
       await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead });
       try {
         await writeStaged(db, job, options.mode);
+        // Fresh statistics at once, so the list and the tiles plan for the new network size.
+        if (rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze pipes`);
       } catch (error) {
         // Another writer added one of these ids since they were checked.
         if (!uniqueViolation(error)) throw error;

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { as, login, useDemoServer } from '../../testing/app.ts';
 
@@ -89,6 +90,109 @@ describe('pipelines', () => {
     expect((await gasAdmin({ method: 'GET', url: `/api/pipelines/${created.id}` })).statusCode).toBe(404);
     expect((await gasAdmin({ method: 'DELETE', url: `/api/pipelines/${created.id}` })).statusCode).toBe(404);
     expect((await gasAdmin({ method: 'GET', url: '/api/pipelines?keyword=W-MEMBER' })).json().result.total).toBe(0);
+  });
+});
+
+type Listed = { pipeId: string };
+const ids = (page: { list: Listed[] }) => page.list.map((p) => p.pipeId);
+
+/** The maintained counts and the counts of the pipes themselves, per enterprise, network type and material. */
+async function countsAgree() {
+  const kept = await demo.database.db.execute(sql`select enterprise_id, network_type, material, pipes::int, round(length_m::numeric, 1)::float8 as length_m from pipe_counts order by 1, 2, 3`);
+  const actual = await demo.database.db.execute(sql`
+    select enterprise_id, network_type, coalesce(material, '') as material, count(*)::int as pipes, round(sum(length_m)::numeric, 1)::float8 as length_m
+    from pipes group by 1, 2, 3 order by 1, 2, 3`);
+  expect(kept.rows).toEqual(actual.rows);
+}
+
+describe('pipe list at any size', () => {
+  it('pages by key forward, backward and to the end, the same rows as pages by number', async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const get = async (query: string) => (await api({ method: 'GET', url: `/api/pipelines?networkType=water&pageSize=7&${query}` })).json().result;
+    const byNumber = [];
+    const first = await get('page=1');
+    expect(first).toMatchObject({ totalExact: true, page: 1, hasPrev: false, hasNext: true });
+    for (let page = 1; page <= 4; page++) byNumber.push(ids(await get(`page=${page}`)));
+    // Forward by key from page 1, then back again.
+    const forward = [ids(first)];
+    for (let page = 2; page <= 4; page++) {
+      const next = await get(`after=${encodeURIComponent(forward.at(-1)!.at(-1)!)}&page=${page}`);
+      expect(next).toMatchObject({ page, hasPrev: true, hasNext: true });
+      forward.push(ids(next));
+    }
+    expect(forward).toEqual(byNumber);
+    const back = await get(`before=${encodeURIComponent(forward[3][0])}&page=3`);
+    expect(ids(back)).toEqual(byNumber[2]);
+    const toFirst = await get(`before=${encodeURIComponent(forward[1][0])}&page=1`);
+    expect(toFirst).toMatchObject({ hasPrev: false, hasNext: true });
+    expect(ids(toFirst)).toEqual(byNumber[0]);
+    // The last page: the last pipe ids in order, and its number when the total is exact.
+    const last = await get('last=true');
+    const lastPage = Math.ceil(first.total / 7);
+    expect(last).toMatchObject({ page: lastPage, hasPrev: true, hasNext: false });
+    expect(ids(last)).toEqual(ids(await get(`page=${lastPage}`)));
+    expect(ids(last)).toEqual([...ids(last)].sort());
+    const past = await get(`after=${encodeURIComponent(ids(last).at(-1)!)}`);
+    expect(past).toMatchObject({ list: [], hasNext: false });
+  });
+
+  it('counts exactly from the kept counts, up to 10,000 otherwise, and refuses a deep page by number', async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const get = async (query: string) => (await api({ method: 'GET', url: `/api/pipelines?${query}` })).json();
+    // More than 10,000 pipes: copies of one, ids W-BULK-1 ...
+    await demo.database.db.execute(sql`
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, 'W-BULK-' || n, network_type, material, geometry, length_m, minx, miny, maxx, maxy
+      from pipes, generate_series(1, 10000) n where enterprise_id = ${demo.ids.water} and pipe_id = (select min(pipe_id) from pipes where enterprise_id = ${demo.ids.water})`);
+    const all = (await get('pageSize=1')).result;
+    const [{ count }] = (await demo.database.db.execute(sql`select count(*)::int as count from pipes where enterprise_id = ${demo.ids.water}`)).rows as { count: number }[];
+    expect(all).toMatchObject({ total: count, totalExact: true });
+    expect(count).toBeGreaterThan(10_000);
+    // A keyword every id holds: more than 10,000, counted no further.
+    const every = (await get('keyword=-&pageSize=5')).result;
+    expect(every).toMatchObject({ total: 10_000, totalExact: false, hasNext: true });
+    expect(every.list).toHaveLength(5);
+    const water = (await get('networkType=water&material=PE&pageSize=1')).result;
+    const [{ pe }] = (await demo.database.db.execute(sql`select count(*)::int as pe from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water' and material = 'PE'`)).rows as { pe: number }[];
+    expect(water).toMatchObject({ total: pe, totalExact: true });
+
+    const deep = await api({ method: 'GET', url: '/api/pipelines?page=502&pageSize=20', headers: { 'Accept-Language': 'en-US' } });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().message).toMatch(/^page: is past row 10,000/);
+    const deepZh = await api({ method: 'GET', url: '/api/pipelines?page=502&pageSize=20', headers: { 'Accept-Language': 'zh-CN' } });
+    expect(deepZh.json().message).toMatch(/^page: 超过第 10,000 行/);
+    expect((await get('page=501&pageSize=20')).success).toBe(true);
+    await demo.database.db.execute(sql`delete from pipes where pipe_id like 'W-BULK-%'`);
+  });
+
+  it('keeps the counts and the materials offered in step with every change to the pipes', async () => {
+    await countsAgree();
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const created = (await admin({ method: 'POST', url: '/api/pipelines', payload: pipe({ pipeId: 'W-COUNT-1', material: 'clay' }) })).json().result;
+    await countsAgree();
+    const facets = async () => (await admin({ method: 'GET', url: '/api/pipelines/facets' })).json().result.materials;
+    expect(await facets()).toContain('clay');
+    await admin({ method: 'PUT', url: `/api/pipelines/${created.id}`, payload: pipe({ pipeId: 'W-COUNT-1', material: 'steel', networkType: 'drainage' }) });
+    await countsAgree();
+    expect(await facets()).not.toContain('clay');
+    await admin({ method: 'POST', url: '/api/pipelines', payload: pipe({ pipeId: 'W-COUNT-2', material: undefined }) });
+    await countsAgree();
+    await admin({ method: 'DELETE', url: `/api/pipelines/${created.id}` });
+    await countsAgree();
+    // Statements over many rows at once (as imports and removals are).
+    await demo.database.db.execute(sql`update pipes set material = 'PE' where enterprise_id = ${demo.ids.water} and material = 'PVC'`);
+    await countsAgree();
+    await demo.database.db.execute(sql`
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, pipe_id || '-COPY', network_type, material, geometry, length_m, minx, miny, maxx, maxy from pipes where enterprise_id = ${demo.ids.water} and network_type = 'drainage'
+      on conflict (enterprise_id, pipe_id) do update set material = 'steel'`);
+    await demo.database.db.execute(sql`
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy from pipes where enterprise_id = ${demo.ids.water} and pipe_id like '%-COPY'
+      on conflict (enterprise_id, pipe_id) do update set material = 'concrete', length_m = excluded.length_m * 2`);
+    await countsAgree();
+    await demo.database.db.execute(sql`delete from pipes where pipe_id like '%-COPY'`);
+    await countsAgree();
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pipeBody, pipeIdParams, pipeImportStartBody, pipeListQuery } from '@console/contract';
+import { pipeBody, pipeFilters, pipeIdParams, pipeImportStartBody, pipeListQuery } from '@console/contract';
 import { exportPipes } from './export.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
 import { ok } from '../../http/envelope.ts';
@@ -44,7 +44,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     '/export',
     {
       config: { access: { auth: 'enterprise', permission: ['pipeline', 'export'] } },
-      schema: { tags, summary: 'The (filtered) network as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeListQuery.extend({ format: z.enum(EXPORT_FORMATS).default('geojson') }) },
+      schema: { tags, summary: 'The (filtered) network as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeFilters.extend({ format: z.enum(EXPORT_FORMATS).default('geojson') }) },
     },
     async (request, reply) => {
       const rows = await app.database.cancellable(clientGone(reply), (work) => service.allPipes(work, requireEnterprise(request).id, request.query));

@@ -1,8 +1,8 @@
-import { and, asc, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm';
-import type { AreaGeometry, PipeInput, PipeListQuery } from '@console/contract';
+import { and, asc, desc, eq, gt, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { EXACT_LIST_LIMIT, type AreaGeometry, type ListPage, type PipeFilters, type PipeInput, type PipeListQuery } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { pipes, projects } from '../../db/schema.ts';
+import { pipeCounts, pipes, projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
 import { pipeInsideArea } from './queries.ts';
@@ -24,7 +24,7 @@ const columns = {
 };
 
 /** Filters the pipe table understands, all scoped to one enterprise. */
-async function conditions(db: Db, enterpriseId: number, q: PipeListQuery) {
+async function conditions(db: Db, enterpriseId: number, q: PipeFilters) {
   const where: SQL[] = [eq(pipes.enterpriseId, enterpriseId)];
   if (q.keyword) where.push(ilike(pipes.pipeId, `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
@@ -41,27 +41,81 @@ async function conditions(db: Db, enterpriseId: number, q: PipeListQuery) {
   return and(...where)!;
 }
 
-/** A page of the enterprise's pipes matching the filters, with the total count. */
-export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery) {
+type PipeListRow = Awaited<ReturnType<typeof selectPipes>>[number];
+
+const selectPipes = (db: Db, where: SQL | undefined, order: 'asc' | 'desc', limit: number, offset = 0) =>
+  db
+    .select(columns)
+    .from(pipes)
+    .where(where)
+    .orderBy(order === 'asc' ? asc(pipes.pipeId) : desc(pipes.pipeId))
+    .limit(limit)
+    .offset(offset);
+
+/**
+ * How many pipes match: from the maintained counts when only the network type and material
+ * narrow the list (exact at any size), otherwise counted up to EXACT_LIST_LIMIT and "more" past it.
+ */
+async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where: SQL): Promise<{ total: number; totalExact: boolean }> {
+  const onlyCountedFilters =
+    !q.keyword && q.diameterMin === undefined && q.diameterMax === undefined && q.installYearMin === undefined && q.installYearMax === undefined && q.projectId === undefined;
+  if (onlyCountedFilters) {
+    const groups: SQL[] = [eq(pipeCounts.enterpriseId, enterpriseId)];
+    if (q.networkType) groups.push(eq(pipeCounts.networkType, q.networkType));
+    if (q.material) groups.push(eq(pipeCounts.material, q.material));
+    const [{ total }] = await db.select({ total: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::float8` }).from(pipeCounts).where(and(...groups));
+    return { total: Number(total), totalExact: true };
+  }
+  const counted = (await db.execute(sql`select count(*)::int as "count" from (select 1 from ${pipes} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`)) as unknown as { rows: { count: number }[] };
+  const count = Number(counted.rows[0].count);
+  return count > EXACT_LIST_LIMIT ? { total: EXACT_LIST_LIMIT, totalExact: false } : { total: count, totalExact: true };
+}
+
+/**
+ * A page of the enterprise's pipes matching the filters, in pipe id order, with the total. Pages
+ * within the first EXACT_LIST_LIMIT rows come by number; any other by key (the page after or
+ * before a pipe id, or the last one), read off an index whatever the network's size.
+ */
+export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery): Promise<ListPage<PipeListRow>> {
   const where = await conditions(db, enterpriseId, q);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(pipes).where(where);
-  const list = await db.select(columns).from(pipes).where(where).orderBy(asc(pipes.pipeId)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
-  return { list, total: Number(total), page: q.page, pageSize: q.pageSize };
+  const size = q.pageSize;
+  const { total, totalExact } = await countPipes(db, enterpriseId, q, where);
+  const lastPage = totalExact ? Math.max(1, Math.ceil(total / size)) : null;
+  const empty = { list: [], total, totalExact, page: 1, pageSize: size, hasPrev: false, hasNext: false };
+  if (total === 0) return empty;
+  // One row more than the page says whether there is another page that way.
+  if (q.after !== undefined) {
+    const rows = await selectPipes(db, and(where, gt(pipes.pipeId, q.after)), 'asc', size + 1);
+    return { ...empty, list: rows.slice(0, size), page: q.page, hasPrev: true, hasNext: rows.length > size };
+  }
+  if (q.before !== undefined) {
+    const rows = await selectPipes(db, and(where, lt(pipes.pipeId, q.before)), 'desc', size + 1);
+    return { ...empty, list: rows.slice(0, size).reverse(), page: q.page, hasPrev: rows.length > size, hasNext: true };
+  }
+  if (q.last) {
+    // When the total is known the last page holds what page number `lastPage` would, so pages
+    // before it line up with the numbered ones.
+    const count = lastPage === null ? size : total - (lastPage - 1) * size;
+    const rows = await selectPipes(db, where, 'desc', count + 1);
+    return { ...empty, list: rows.slice(0, count).reverse(), page: lastPage, hasPrev: rows.length > count, hasNext: false };
+  }
+  const rows = await selectPipes(db, where, 'asc', size + 1, (q.page - 1) * size);
+  return { ...empty, list: rows.slice(0, size), page: q.page, hasPrev: q.page > 1, hasNext: rows.length > size };
 }
 
 /** Every pipe matching the filters (no paging), for exports. */
-export async function allPipes(db: Db, enterpriseId: number, q: PipeListQuery) {
+export async function allPipes(db: Db, enterpriseId: number, q: PipeFilters) {
   return db.select(columns).from(pipes).where(await conditions(db, enterpriseId, q)).orderBy(asc(pipes.pipeId));
 }
 
-/** Values to offer in the filters: materials in use. */
+/** Values to offer in the filters: materials in use (from the maintained counts). */
 export async function pipeFacets(db: Db, enterpriseId: number) {
   const rows = await db
-    .selectDistinct({ material: pipes.material })
-    .from(pipes)
-    .where(and(eq(pipes.enterpriseId, enterpriseId), sql`${pipes.material} is not null`))
-    .orderBy(asc(pipes.material));
-  return { materials: rows.map((r) => r.material!) };
+    .selectDistinct({ material: pipeCounts.material })
+    .from(pipeCounts)
+    .where(and(eq(pipeCounts.enterpriseId, enterpriseId), sql`${pipeCounts.material} <> ''`))
+    .orderBy(asc(pipeCounts.material));
+  return { materials: rows.map((r) => r.material) };
 }
 
 export async function getPipe(db: Db, enterpriseId: number, id: number) {

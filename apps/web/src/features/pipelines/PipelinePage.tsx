@@ -12,6 +12,7 @@ import { MapView } from '../../components/MapView.tsx';
 import { MaterialSelect } from '../../components/MaterialSelect.tsx';
 import { Authorized } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
+import { firstPosition, ListPager, positionParams, type ListPosition } from '../../components/ListPager.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { NETWORK_COLOR } from '../projects/ProjectListPage.tsx';
@@ -35,7 +36,7 @@ export default function PipelinePage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
+  const [position, setPosition] = useState<ListPosition>(firstPosition());
   const [selected, setSelected] = useState<Pipe | null>(null);
   const [editing, setEditing] = useState<Pipe | null | undefined>(undefined);
   const [importing, setImporting] = useState(false);
@@ -43,12 +44,12 @@ export default function PipelinePage() {
   const [pipesRevision, setPipesRevision] = useState(0);
   const set = (patch: Filters) => {
     setFilters((f) => ({ ...f, ...patch }));
-    setPage((p) => ({ ...p, page: 1 }));
+    setPosition((p) => firstPosition(p.pageSize));
   };
 
   const pipes = useQuery({
-    queryKey: ['pipelines', enterpriseID, filters, page],
-    queryFn: () => pipelineApi.list({ ...filters, ...page }),
+    queryKey: ['pipelines', enterpriseID, filters, position],
+    queryFn: () => pipelineApi.list({ ...filters, ...positionParams(position) }),
     placeholderData: keepPreviousData,
   });
   const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
@@ -126,14 +127,7 @@ export default function PipelinePage() {
           dataSource={data?.list ?? []}
           onRow={(pipe) => ({ onClick: () => setSelected(pipe), style: { cursor: 'pointer' } })}
           rowClassName={(pipe) => (pipe.id === selected?.id ? 'ant-table-row-selected' : '')}
-          pagination={{
-            current: page.page,
-            pageSize: page.pageSize,
-            total: data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => <span data-testid="pipe-total">{t('pipeline.total', { total })}</span>,
-            onChange: (p, pageSize) => setPage({ page: p, pageSize }),
-          }}
+          pagination={false}
           columns={[
             { title: t('pipeline.pipeId'), dataIndex: 'pipeId' },
             { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_COLOR[n]}>{t(`network.${n}`)}</Tag> },
@@ -157,6 +151,14 @@ export default function PipelinePage() {
               ),
             },
           ]}
+        />
+        <ListPager
+          data={data}
+          position={position}
+          keyOf={(pipe) => pipe.pipeId}
+          onChange={setPosition}
+          total={(total, exact) => t(exact ? 'pipeline.total' : 'pipeline.moreThan', { total: total.toLocaleString() })}
+          testId="pipe-pager"
         />
         </div>
         <div style={{ flex: '2 1 380px', minWidth: 0 }}>
