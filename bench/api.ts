@@ -58,9 +58,9 @@ async function stopChild(child: ChildProcess) {
 }
 
 /** The console's server as `npm start` runs it: embedded PGlite in dataDir, or the PostgreSQL of databaseUrl. */
-export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string }): Promise<Running> {
+export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string }): Promise<Running> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', LOG_LEVEL: 'warn' };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -1,11 +1,13 @@
 /**
- * Benchmarks of the pipe network at 1,000,000 segments (npm run bench):
+ * Benchmarks of the console and the pipe network at 1,000,000 segments (npm run bench):
+ *  -. the JavaScript each console route loads (bench/console.ts), the sign-in route against its goal;
  *  0. the API at 64 connections (permissions, project list, pipe list page, cached tile) against
  *     a bare Fastify hello-world, on both
  *     databases, with the demo (20,000 segments) and, after the import, with 1,000,000;
  *  1. importing a generated GeoJSON through the import job (rows/s, peak memory), on embedded PGlite
  *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
- *  2. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
+ *  2. the pipe list's requests over that network on PostgreSQL (keyset pages, keyword, filters);
+ *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
  *     against the same tiles made by PostGIS ST_AsMVT in the same run.
  * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
  * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
@@ -25,8 +27,11 @@ import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
 import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/pipelines/import.ts';
 import { diameterFloorsAt, PIPE_DETAIL_ZOOMS } from '../apps/server/src/geo/pipeScales.ts';
 import { clearTileCache, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
+import { listPipes } from '../apps/server/src/modules/pipelines/service.ts';
+import { pipeListQuery } from '@console/contract';
 import { UploadedFile } from '../apps/server/src/http/uploads.ts';
 import { writeGeoJson } from './files.ts';
+import { measureConsoleWeight } from './console.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
 
 const run = promisify(execFile);
@@ -187,6 +192,46 @@ async function apiUnderLoad(server: Running, hello: Running, label: string, say:
   }
 }
 
+/**
+ * The pipe list's requests over the whole network, in process on one connection (the work of one
+ * request, without HTTP): each case 30 times after one not counted, median and slowest.
+ */
+async function timeLists(db: Database['db'], enterpriseId: number, say: (line: string) => void) {
+  const cases: [string, Record<string, string>][] = [
+    ['page 1', {}],
+    ['page 500 by number (row 10,000)', { page: '500' }],
+    ['next page after a key mid-network', { after: 'G-0500000' }],
+    ['previous page before a key', { before: 'W-0300000' }],
+    ['last page', { last: 'true' }],
+    ['keyword (7 characters)', { keyword: '0012345' }],
+    ['keyword (2 characters, many matches)', { keyword: '12' }],
+    ['network type', { networkType: 'drainage' }],
+    ['network type, next page by key', { networkType: 'drainage', after: 'D-0200000' }],
+    ['network type and material', { networkType: 'water', material: 'PVC' }],
+    ['material (rare)', { material: 'cast iron' }],
+    ['diameter >= 1,800 mm', { diameterMin: '1800' }],
+    ['diameter 100-500 mm', { diameterMin: '100', diameterMax: '500' }],
+    ['installed up to 1985', { installYearMax: '1985' }],
+    ['inside the first project', { projectId: '1' }],
+  ];
+  for (const [name, raw] of cases) {
+    const query = pipeListQuery.parse(raw);
+    await listPipes(db, enterpriseId, query);
+    const times: number[] = [];
+    let total = 0;
+    let exact = true;
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      const page = await listPipes(db, enterpriseId, query);
+      times.push(performance.now() - started);
+      total = page.total;
+      exact = page.totalExact;
+    }
+    times.sort((a, b) => a - b);
+    say(`  ${name.padEnd(38)} median ${times[15].toFixed(1).padStart(5)} ms  slowest ${times[29].toFixed(1).padStart(5)} ms  total ${exact ? '' : 'more than '}${total.toLocaleString('en')}`);
+  }
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'console-bench-'));
   const lines: string[] = [];
@@ -196,6 +241,7 @@ async function main() {
   };
   try {
     say(`Pipe network benchmark: ${PIPES.toLocaleString('en')} segments (node ${process.version}, ${process.platform})`);
+    await measureConsoleWeight(say);
     const city = generateCity({ pipes: PIPES });
     const file = join(dir, 'network.geojson');
     await writeGeoJson(file, city.pipes);
@@ -251,6 +297,9 @@ async function main() {
     } else {
       say('  peer ogr2ogr -> PostGIS: skipped (needs Debian gdal-bin and postgresql-15-postgis-3)');
     }
+
+    say(`\nPipe list over ${rows.toLocaleString('en')} segments, PostgreSQL, one connection, in process (goal: every request under 50 ms)`);
+    await timeLists(server.database.db, 1, say);
 
     // 2. Tiles over the imported network, on the PostgreSQL server.
     say(`\nVector tiles (3857, cold cache, ${TILES_PER_ZOOM} tiles per zoom over the city; all pipes from z13, mains from z11, trunk mains from z8)`);

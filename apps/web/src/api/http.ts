@@ -1,5 +1,4 @@
-import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
-import { notification } from 'antd';
+import { notify } from '../utils/notify.ts';
 import { HEADERS, type Envelope } from '@console/contract';
 import i18n, { currentLanguage } from '../locales/index.ts';
 import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
@@ -17,83 +16,140 @@ export function setUnauthorizedHandler(handler: () => Promise<void>) {
   onUnauthorized = handler;
 }
 
-/** Form-encodes plain objects (what the spec's client sends); FormData goes as multipart. */
-function formEncode(data: unknown): unknown {
-  if (data === undefined || data === null || data instanceof FormData || typeof data !== 'object') return data;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-    if (value === undefined || value === null) continue;
-    params.append(key, Array.isArray(value) ? value.join(',') : String(value));
+/** A request that got no answer (status undefined) or an answer other than 2xx, with its envelope when there is one. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number | undefined,
+    readonly body: Envelope | undefined,
+  ) {
+    super(body?.message ?? (status === undefined ? 'network error' : `HTTP ${status}`));
+    this.name = 'HttpError';
   }
-  return params;
 }
 
-export const http = axios.create({
-  baseURL: '/api',
-  timeout: REQUEST_TIMEOUT_MS,
-  withCredentials: true,
-  transformRequest: [(data) => formEncode(data), ...(axios.defaults.transformRequest as never[])],
-});
+const BASE = '/api';
 
-http.interceptors.request.use((config) => {
+// A page being left aborts its requests; such a "failure" must not act (the guard would clear
+// the session on a failed user-info call). Those calls simply never settle.
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', () => (leaving = true));
+  window.addEventListener('pagehide', () => (leaving = true));
+  window.addEventListener('pageshow', () => (leaving = false));
+}
+const never = <T>() => new Promise<T>(() => {});
+
+/** Query or form parameters: undefined and null left out, lists comma-separated (what the server reads). */
+function params(data: Record<string, unknown>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined || value === null) continue;
+    out.append(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return out;
+}
+
+/** The headers every call carries: token, current enterprise (unless given), language. */
+function headersFor(extra: Record<string, string> = {}): Headers {
+  const headers = new Headers(extra);
   const token = getToken();
-  if (token) config.headers.set(HEADERS.token, token);
+  if (token) headers.set(HEADERS.token, token);
   const enterpriseId = sessionStore.get(SESSION_KEYS.enterpriseId);
-  if (enterpriseId && !config.headers.has(HEADERS.enterprise)) config.headers.set(HEADERS.enterprise, enterpriseId);
-  config.headers.set(HEADERS.language, currentLanguage());
-  return config;
-});
+  if (enterpriseId && !headers.has(HEADERS.enterprise)) headers.set(HEADERS.enterprise, enterpriseId);
+  headers.set(HEADERS.language, currentLanguage());
+  return headers;
+}
 
-http.interceptors.response.use(
-  // The response handler returns the body.
-  (response) => response.data,
-  (error: AxiosError<Envelope>) => {
-    const status = error.response?.status;
-    const body = error.response?.data;
-    const t = i18n.t.bind(i18n);
-    if (status === 403) {
-      notification.error({ key: `forbidden:${body?.message}`, message: t('http.forbidden'), description: body?.message });
-    } else if (status === 401 && !getToken()) {
-      // Signed out meanwhile (a page's request refired after logout): the guard takes the user to
-      // sign-in; a notice would only say what they just did.
-    } else if (status === 401 && !(body?.result as { isLogin?: boolean } | null)?.isLogin) {
-      // Several requests may fail at once: one notice, one logout, one reload.
-      notification.error({ key: 'unauthorized', message: t('http.unauthorized'), description: t('http.unauthorizedDescription') });
-      if (getToken() && !reloadScheduled) {
-        reloadScheduled = true;
-        void onUnauthorized().finally(() => setTimeout(() => window.location.reload(), RELOAD_AFTER_401_MS));
-      }
+/** What a refused answer means for the whole console: 403 and 401 notices, the logout a lost session needs. */
+function refused(status: number | undefined, body: Envelope | undefined): HttpError {
+  const t = i18n.t.bind(i18n);
+  if (status === 403) {
+    notify.error({ key: `forbidden:${body?.message}`, message: t('http.forbidden'), description: body?.message });
+  } else if (status === 401 && !getToken()) {
+    // Signed out meanwhile (a page's request refired after logout): the guard takes the user to
+    // sign-in; a notice would only say what they just did.
+  } else if (status === 401 && !(body?.result as { isLogin?: boolean } | null)?.isLogin) {
+    // Several requests may fail at once: one notice, one logout, one reload.
+    notify.error({ key: 'unauthorized', message: t('http.unauthorized'), description: t('http.unauthorizedDescription') });
+    if (getToken() && !reloadScheduled) {
+      reloadScheduled = true;
+      void onUnauthorized().finally(() => setTimeout(() => window.location.reload(), RELOAD_AFTER_401_MS));
     }
-    return Promise.reject(error);
-  },
-);
+  }
+  return new HttpError(status, body);
+}
 
-/** The body of an answer; the interceptor already unwrapped axios' response. */
-export const request = <T>(config: AxiosRequestConfig) => http.request<Envelope<T>, Envelope<T>>(config);
+const envelopeOf = async (response: Response): Promise<Envelope | undefined> => (response.headers.get('content-type')?.includes('json') ? response.json().catch(() => undefined) : undefined);
 
-/** Generic helpers of the spec: POST with a JSON body, GET with query params, GET a blob. */
-export const postJson = <T>(url: string, data: unknown) =>
-  request<T>({ url, method: 'post', data: JSON.stringify(data), headers: { 'content-type': 'application/json' } });
-export const putJson = <T>(url: string, data: unknown) =>
-  request<T>({ url, method: 'put', data: JSON.stringify(data), headers: { 'content-type': 'application/json' } });
-export const get = <T>(url: string, params?: Record<string, unknown>) => request<T>({ url, method: 'get', params });
-export const post = <T>(url: string, data?: Record<string, unknown> | FormData) => request<T>({ url, method: 'post', data });
-export const put = <T>(url: string, data?: Record<string, unknown>) => request<T>({ url, method: 'put', data });
-export const del = <T>(url: string) => request<T>({ url, method: 'delete' });
-export const getBlob = (url: string, params?: Record<string, unknown>) =>
-  http.request<Blob, Blob>({ url, method: 'get', params, responseType: 'blob' });
+async function send(method: string, url: string, init: { query?: Record<string, unknown>; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+  const search = init.query ? params(init.query).toString() : '';
+  let response: Response;
+  try {
+    response = await fetch(`${BASE}${url}${search ? `?${search}` : ''}`, {
+      method,
+      body: init.body,
+      headers: headersFor(init.headers),
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch {
+    if (leaving) return never();
+    throw refused(undefined, undefined);
+  }
+  if (!response.ok) throw refused(response.status, await envelopeOf(response));
+  return response;
+}
+
+async function json<T>(response: Promise<Response>): Promise<Envelope<T>> {
+  const answer = await response;
+  try {
+    return (await answer.json()) as Envelope<T>;
+  } catch {
+    if (leaving) return never();
+    throw refused(undefined, undefined);
+  }
+}
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const JSON_BODY = { 'content-type': 'application/json' };
+
+/** The spec's helpers: GET with query params, POST/PUT form-encoded or JSON, DELETE, GET a blob. */
+export const get = <T>(url: string, query?: Record<string, unknown>) => json<T>(send('GET', url, { query }));
+export const post = <T>(url: string, data?: Record<string, unknown>) => json<T>(send('POST', url, { body: data && params(data), headers: FORM }));
+export const put = <T>(url: string, data?: Record<string, unknown>) => json<T>(send('PUT', url, { body: data && params(data), headers: FORM }));
+export const postJson = <T>(url: string, data: unknown) => json<T>(send('POST', url, { body: JSON.stringify(data), headers: JSON_BODY }));
+export const putJson = <T>(url: string, data: unknown) => json<T>(send('PUT', url, { body: JSON.stringify(data), headers: JSON_BODY }));
+export const del = <T>(url: string) => json<T>(send('DELETE', url));
+export const getBlob = async (url: string, query?: Record<string, unknown>) => (await send('GET', url, { query })).blob();
 
 /** The message of a failed request: the server's (already in the user's language) or a generic one. */
 export function errorMessage(error: unknown): string {
-  const body = (error as AxiosError<Envelope>)?.response?.data;
-  if (body && typeof body.message === 'string') return body.message;
-  if ((error as AxiosError)?.response === undefined) return i18n.t('http.networkDescription');
+  if (!(error instanceof HttpError)) return i18n.t('http.requestFailed');
+  if (error.body && typeof error.body.message === 'string') return error.body.message;
+  if (error.status === undefined) return i18n.t('http.networkDescription');
   return i18n.t('http.requestFailed');
 }
 
-/** A file as multipart field "file", with upload progress (0..1) for big files. */
-export function upload<T>(url: string, file: File, onProgress?: (share: number) => void) {
+/** A file as multipart field "file", with upload progress (0..1) for big files (XMLHttpRequest: fetch has none). */
+export function upload<T>(url: string, file: File, onProgress?: (share: number) => void): Promise<Envelope<T>> {
   const data = new FormData();
   data.append('file', file);
-  return request<T>({ url, method: 'post', data, onUploadProgress: (e) => onProgress?.(e.total ? e.loaded / e.total : 0) });
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${BASE}${url}`);
+    xhr.timeout = REQUEST_TIMEOUT_MS;
+    headersFor().forEach((value, key) => xhr.setRequestHeader(key, value));
+    xhr.upload.onprogress = (e) => onProgress?.(e.total ? e.loaded / e.total : 0);
+    xhr.onload = () => {
+      let body: Envelope<T> | undefined;
+      try {
+        body = JSON.parse(xhr.responseText) as Envelope<T>;
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body) resolve(body);
+      else reject(refused(xhr.status, body));
+    };
+    xhr.onerror = xhr.ontimeout = () => !leaving && reject(refused(undefined, undefined));
+    xhr.send(data);
+  });
 }

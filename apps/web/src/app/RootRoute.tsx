@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
-import { Outlet, useMatches, useNavigate, useRouteError } from 'react-router';
-import { Button, Result } from 'antd';
+import { lazy, Suspense, useEffect } from 'react';
+import { Outlet, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { RouteMeta } from './routes.tsx';
 
@@ -42,25 +41,14 @@ export function RootRoute() {
   );
 }
 
+// The error page (antd's Result with its pictures) loads only when a route fails.
+const RouteErrorPage = lazy(() => import('./RouteError.tsx'));
+
 /** A route that failed to load (chunk timeout or network) or threw while rendering. */
 export function RouteError() {
-  const error = useRouteError() as Error | undefined;
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const isChunk = error?.name === 'ChunkLoadError' || /dynamically imported module|Importing a module script failed/i.test(error?.message ?? '');
   return (
-    <Result
-      status={isChunk ? 'warning' : '500'}
-      title={isChunk ? t('exception.chunkTitle') : t('exception.e500')}
-      subTitle={isChunk ? t('exception.chunkDescription') : error?.message}
-      extra={[
-        <Button key="retry" type="primary" onClick={() => window.location.reload()}>
-          {t('common.retry')}
-        </Button>,
-        <Button key="home" onClick={() => navigate('/')}>
-          {t('exception.backHome')}
-        </Button>,
-      ]}
-    />
+    <Suspense fallback={null}>
+      <RouteErrorPage />
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { matchRoutes, redirect, type LoaderFunctionArgs } from 'react-router';
-import { notification } from 'antd';
+import { notify } from '../utils/notify.ts';
 import i18n from '../locales/index.ts';
 import { useSession } from '../stores/session.ts';
 import { useMenus } from '../stores/menus.ts';
@@ -71,14 +71,14 @@ export async function guardLoader({ request }: LoaderFunctionArgs) {
     try {
       await session.getInfo();
     } catch {
-      notification.error({ message: i18n.t('guard.error'), description: i18n.t('guard.userInfoFailed') });
+      notify.error({ message: i18n.t('guard.error'), description: i18n.t('guard.userInfoFailed') });
       session.clearSession();
       throw redirect('/login');
     }
     try {
       useMenus.getState().generate(useSession.getState().permissions);
     } catch {
-      notification.error({ message: i18n.t('guard.error'), description: i18n.t('guard.routeFailed') });
+      notify.error({ message: i18n.t('guard.error'), description: i18n.t('guard.routeFailed') });
       session.clearSession();
       throw redirect(LOGIN_PATH);
     }

@@ -118,63 +118,79 @@ export const routes: AppRoute[] = [
     loader: guardLoader,
     shouldRevalidate: () => true,
     children: [
-      { path: '/', lazy: page(() => import('./layouts/BasicLayout.tsx')), handle: { name: 'index' }, children: [{ index: true, loader: to('/project/list') }, ...mainRoutes] },
+      // Every console page works on server data through React Query; the sign-in pages do not,
+      // so its code loads with the first of them rather than with the sign-in page.
       {
-        path: '/project',
-        lazy: page(() => import('./layouts/ProjectLayout.tsx')),
+        lazy: page(() => import('./QueryScope.tsx')),
         children: [
-          { index: true, loader: to('/project/list') },
+          { path: '/', lazy: page(() => import('./layouts/BasicLayout.tsx')), handle: { name: 'index' }, children: [{ index: true, loader: to('/project/list') }, ...mainRoutes] },
           {
-            path: '/project/info',
-            handle: { name: 'projectInfo', title: 'menu.projectInfo', permission: ['project'] },
-            lazy: page(() => import('../features/projects/ProjectInfoPage.tsx')),
+            path: '/project',
+            lazy: page(() => import('./layouts/ProjectLayout.tsx')),
+            children: [
+              { index: true, loader: to('/project/list') },
+              {
+                path: '/project/info',
+                handle: { name: 'projectInfo', title: 'menu.projectInfo', permission: ['project'] },
+                lazy: page(() => import('../features/projects/ProjectInfoPage.tsx')),
+              },
+            ],
           },
+          { path: '/superposition', loader: to('/project/poiControl') },
+          {
+            lazy: page(() => import('./layouts/OverlayLayout.tsx')),
+            children: [
+              {
+                path: '/project/poiControl',
+                handle: { name: 'poiControl', title: 'menu.poiControl', permission: ['poi'] },
+                lazy: page(() => import('../features/poi/PoiControlPage.tsx')),
+              },
+            ],
+          },
+          { path: '/saocom', loader: to('/platform/saocom') },
+          {
+            lazy: page(() => import('./layouts/SatelliteLayout.tsx')),
+            children: [
+              {
+                path: '/platform/saocom',
+                handle: { name: 'saocom', title: 'menu.saocom', permission: ['saocom'] },
+                lazy: page(() => import('../features/saocom/SaocomPage.tsx')),
+              },
+            ],
+          },
+          {
+            path: '/system',
+            lazy: page(() => import('./layouts/SystemLayout.tsx')),
+            children: [
+              { index: true, loader: to('/system/productionIntroduction') },
+              {
+                path: '/system/productionIntroduction',
+                handle: { name: 'productionIntroduction', title: 'menu.productionIntroduction' },
+                lazy: page(() => import('../features/system/ProductionIntroductionPage.tsx')),
+              },
+              {
+                // The platform administrator's screen (not tied to an enterprise).
+                path: '/system/enterpriseReview',
+                handle: { name: 'enterpriseReview', title: 'menu.enterpriseReview' },
+                lazy: page(() => import('../features/platform/EnterpriseReviewPage.tsx')),
+              },
+            ],
+          },
+          {
+            path: '/datav',
+            handle: { name: 'datav', title: 'menu.datav', permission: ['datav'] },
+            lazy: page(() => import('../features/datav/DatavPage.tsx')),
+          },
+          { path: '/wechat', handle: { name: 'wechat', title: 'menu.wechat' }, lazy: page(() => import('../features/exception/WechatPage.tsx')) },
+          { path: '/404', handle: { name: '404', title: 'menu.exception404' }, lazy: page(() => import('../features/exception/NotFoundPage.tsx')) },
+          {
+            path: '/exception/noEnterprise',
+            handle: { name: 'noEnterprise', title: 'menu.noEnterprise' },
+            lazy: page(() => import('../features/exception/NoEnterprisePage.tsx')),
+          },
+          { path: '/home', handle: { name: 'home', title: 'menu.home' }, lazy: page(() => import('../features/exception/HomePage.tsx')) },
+          { path: '/login', handle: { name: 'loginAlias' }, loader: to('/user/login') },
         ],
-      },
-      { path: '/superposition', loader: to('/project/poiControl') },
-      {
-        lazy: page(() => import('./layouts/OverlayLayout.tsx')),
-        children: [
-          {
-            path: '/project/poiControl',
-            handle: { name: 'poiControl', title: 'menu.poiControl', permission: ['poi'] },
-            lazy: page(() => import('../features/poi/PoiControlPage.tsx')),
-          },
-        ],
-      },
-      { path: '/saocom', loader: to('/platform/saocom') },
-      {
-        lazy: page(() => import('./layouts/SatelliteLayout.tsx')),
-        children: [
-          {
-            path: '/platform/saocom',
-            handle: { name: 'saocom', title: 'menu.saocom', permission: ['saocom'] },
-            lazy: page(() => import('../features/saocom/SaocomPage.tsx')),
-          },
-        ],
-      },
-      {
-        path: '/system',
-        lazy: page(() => import('./layouts/SystemLayout.tsx')),
-        children: [
-          { index: true, loader: to('/system/productionIntroduction') },
-          {
-            path: '/system/productionIntroduction',
-            handle: { name: 'productionIntroduction', title: 'menu.productionIntroduction' },
-            lazy: page(() => import('../features/system/ProductionIntroductionPage.tsx')),
-          },
-          {
-            // The platform administrator's screen (not tied to an enterprise).
-            path: '/system/enterpriseReview',
-            handle: { name: 'enterpriseReview', title: 'menu.enterpriseReview' },
-            lazy: page(() => import('../features/platform/EnterpriseReviewPage.tsx')),
-          },
-        ],
-      },
-      {
-        path: '/datav',
-        handle: { name: 'datav', title: 'menu.datav', permission: ['datav'] },
-        lazy: page(() => import('../features/datav/DatavPage.tsx')),
       },
       {
         path: '/user',
@@ -191,15 +207,6 @@ export const routes: AppRoute[] = [
           { path: '/user/recover', handle: { name: 'recover', title: 'menu.recover' }, lazy: page(() => import('../features/user/RecoverPage.tsx')) },
         ],
       },
-      { path: '/wechat', handle: { name: 'wechat', title: 'menu.wechat' }, lazy: page(() => import('../features/exception/WechatPage.tsx')) },
-      { path: '/404', handle: { name: '404', title: 'menu.exception404' }, lazy: page(() => import('../features/exception/NotFoundPage.tsx')) },
-      {
-        path: '/exception/noEnterprise',
-        handle: { name: 'noEnterprise', title: 'menu.noEnterprise' },
-        lazy: page(() => import('../features/exception/NoEnterprisePage.tsx')),
-      },
-      { path: '/home', handle: { name: 'home', title: 'menu.home' }, lazy: page(() => import('../features/exception/HomePage.tsx')) },
-      { path: '/login', handle: { name: 'loginAlias' }, loader: to('/user/login') },
       { path: '*', loader: to('/404') },
     ],
   },

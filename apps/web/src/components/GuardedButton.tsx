@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { Button, notification, type ButtonProps } from 'antd';
+import { Button, type ButtonProps } from 'antd';
+import { notify } from '../utils/notify.ts';
 import { LoadingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -13,7 +14,7 @@ export function useClickGuard() {
   return () => {
     const now = Date.now();
     if (now - last.current < CLICK_INTERVAL_MS) {
-      notification.warning({ message: t('common.clickTooFastTitle'), description: t('common.clickTooFast') });
+      notify.warning({ message: t('common.clickTooFastTitle'), description: t('common.clickTooFast') });
       return false;
     }
     last.current = now;

@@ -102,7 +102,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
             size="small"
             style={{ width: 110 }}
             value={i18n.language}
-            onChange={(lang) => setLanguage(lang as Language)}
+            onChange={(lang) => void setLanguage(lang as Language)}
             data-testid="setting-language"
             options={[
               { value: 'zh-CN', label: '简体中文' },

@@ -4,8 +4,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { toLanguage, type Language } from '@console/contract';
 import { localStore, STORAGE_KEYS } from '../utils/storage.ts';
-import zhCN from './zh-CN.ts';
-import enUS from './en-US.ts';
+import type { Messages } from './en-US.ts';
 
 /** Stored choice first; otherwise the browser's language (zh* -> zh-CN, anything else en-US). */
 export function initialLanguage(): Language {
@@ -16,12 +15,25 @@ export function initialLanguage(): Language {
 
 const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'en-US': 'en' };
 
+/** Each language's messages are a chunk of their own: a page loads only the language it shows. */
+const MESSAGES: Record<Language, () => Promise<{ default: Messages }>> = {
+  'zh-CN': () => import('./zh-CN.ts'),
+  'en-US': () => import('./en-US.ts'),
+};
+
+async function loadMessages(lang: Language) {
+  if (!i18n.hasResourceBundle(lang, 'translation')) i18n.addResourceBundle(lang, 'translation', (await MESSAGES[lang]()).default);
+}
+
+const firstLanguage = initialLanguage();
 void i18n.use(initReactI18next).init({
-  resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
-  lng: initialLanguage(),
-  fallbackLng: 'en-US',
+  resources: {},
+  lng: firstLanguage,
   interpolation: { escapeValue: false },
 });
+
+/** Settled when the first language's messages are in: the console renders after it. */
+export const messagesReady = loadMessages(firstLanguage);
 
 function applyLanguage(lang: Language) {
   document.documentElement.lang = lang;
@@ -29,11 +41,12 @@ function applyLanguage(lang: Language) {
 }
 applyLanguage(i18n.language as Language);
 
-/** Switches the language everywhere and keeps the choice in app_language. */
-export function setLanguage(lang: Language) {
+/** Switches the language everywhere (once its messages are in) and keeps the choice in app_language. */
+export async function setLanguage(lang: Language) {
   localStore.set(STORAGE_KEYS.language, lang);
+  await loadMessages(lang);
   applyLanguage(lang);
-  void i18n.changeLanguage(lang);
+  await i18n.changeLanguage(lang);
 }
 
 export const currentLanguage = () => i18n.language as Language;

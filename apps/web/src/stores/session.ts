@@ -2,7 +2,6 @@ import { create } from 'zustand';
 import type { Permission, UserEnterprise, UserInfo } from '@console/contract';
 import { authApi } from '../api/auth.ts';
 import { setUnauthorizedHandler } from '../api/http.ts';
-import { encryptPassword } from '../utils/encrypt.ts';
 import { greetingPeriod, type GreetingPeriod } from '../utils/greeting.ts';
 import { localStore, sessionStore, SESSION_KEYS, STORAGE_KEYS, TOKEN_TTL_MS } from '../utils/storage.ts';
 
@@ -68,6 +67,8 @@ export const useSession = create<SessionState>((set, get) => ({
 
   async login(username, password) {
     const { key, iv } = (await authApi.getEncryptedString()).result;
+    // The cipher's code loads when someone signs in, not with the sign-in page.
+    const { encryptPassword } = await import('../utils/encrypt.ts');
     const response = await authApi.checkLogin(username, encryptPassword(password, key, iv));
     if (!response.success) throw new Error(response.message);
     const { token, userInfo } = response.result;

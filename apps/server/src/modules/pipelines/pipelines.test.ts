@@ -94,15 +94,16 @@ describe('pipelines', () => {
 });
 
 type Listed = { pipeId: string };
+const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await demo.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 const ids = (page: { list: Listed[] }) => page.list.map((p) => p.pipeId);
 
 /** The maintained counts and the counts of the pipes themselves, per enterprise, network type and material. */
 async function countsAgree() {
-  const kept = await demo.database.db.execute(sql`select enterprise_id, network_type, material, pipes::int, round(length_m::numeric, 1)::float8 as length_m from pipe_counts order by 1, 2, 3`);
-  const actual = await demo.database.db.execute(sql`
+  const kept = await rowsOf(sql`select enterprise_id, network_type, material, pipes::int, round(length_m::numeric, 1)::float8 as length_m from pipe_counts order by 1, 2, 3`);
+  const actual = await rowsOf(sql`
     select enterprise_id, network_type, coalesce(material, '') as material, count(*)::int as pipes, round(sum(length_m)::numeric, 1)::float8 as length_m
     from pipes group by 1, 2, 3 order by 1, 2, 3`);
-  expect(kept.rows).toEqual(actual.rows);
+  expect(kept).toEqual(actual);
 }
 
 describe('pipe list at any size', () => {
@@ -145,7 +146,7 @@ describe('pipe list at any size', () => {
       select enterprise_id, 'W-BULK-' || n, network_type, material, geometry, length_m, minx, miny, maxx, maxy
       from pipes, generate_series(1, 10000) n where enterprise_id = ${demo.ids.water} and pipe_id = (select min(pipe_id) from pipes where enterprise_id = ${demo.ids.water})`);
     const all = (await get('pageSize=1')).result;
-    const [{ count }] = (await demo.database.db.execute(sql`select count(*)::int as count from pipes where enterprise_id = ${demo.ids.water}`)).rows as { count: number }[];
+    const [{ count }] = await rowsOf<{ count: number }>(sql`select count(*)::int as count from pipes where enterprise_id = ${demo.ids.water}`);
     expect(all).toMatchObject({ total: count, totalExact: true });
     expect(count).toBeGreaterThan(10_000);
     // A keyword every id holds: more than 10,000, counted no further.
@@ -153,7 +154,7 @@ describe('pipe list at any size', () => {
     expect(every).toMatchObject({ total: 10_000, totalExact: false, hasNext: true });
     expect(every.list).toHaveLength(5);
     const water = (await get('networkType=water&material=PE&pageSize=1')).result;
-    const [{ pe }] = (await demo.database.db.execute(sql`select count(*)::int as pe from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water' and material = 'PE'`)).rows as { pe: number }[];
+    const [{ pe }] = await rowsOf<{ pe: number }>(sql`select count(*)::int as pe from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water' and material = 'PE'`);
     expect(water).toMatchObject({ total: pe, totalExact: true });
 
     const deep = await api({ method: 'GET', url: '/api/pipelines?page=502&pageSize=20', headers: { 'Accept-Language': 'en-US' } });

@@ -17,12 +17,15 @@ import { useChange } from '../../components/useChange.ts';
 import { useLeaks } from '../../stores/leaks.ts';
 import { useSession } from '../../stores/session.ts';
 import { formatLength } from '../../utils/format.ts';
-import { LeakMetricsPanel } from './LeakMetricsPanel.tsx';
 import { PoiDrawer } from './PoiDrawer.tsx';
 import { PoiImportModal } from './PoiImportModal.tsx';
 import { POI_STATUS_COLOR, poiFeatures } from './poiStatus.ts';
 import { useSurveyProject } from './useSurveyProject.ts';
-import { SurveyReportModal } from './SurveyReport.tsx';
+import { later, useOpenedOnce } from '../../components/later.tsx';
+
+// The charts (ECharts) load with the Results tab or the report, not with the list and map.
+const LeakMetricsPanel = later(() => import('./LeakMetricsPanel.tsx').then((m) => m.LeakMetricsPanel));
+const SurveyReportModal = later(() => import('./SurveyReport.tsx').then((m) => m.SurveyReportModal), null);
 
 interface Filters {
   deliveryId?: number;
@@ -52,6 +55,7 @@ export default function LeakPage() {
   const [assignForm] = Form.useForm<{ assigneeId: number; dueDate?: Dayjs }>();
   const [importing, setImporting] = useState(false);
   const [reporting, setReporting] = useState(false);
+  const reportOpened = useOpenedOnce(reporting);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const deliveries = useQuery({ queryKey: ['leaks', enterpriseID, 'deliveries', projectId], queryFn: () => leakApi.deliveries(projectId), enabled: projectId !== undefined });
@@ -189,13 +193,15 @@ export default function LeakPage() {
           },
         ]}
       />
-      <SurveyReportModal
-        open={reporting}
-        onClose={() => setReporting(false)}
-        project={(projects.data?.result ?? []).find((p) => p.id === projectId)}
-        period={[metricsParams.from, metricsParams.to]}
-        metrics={metrics.data?.result}
-      />
+      {reportOpened && (
+        <SurveyReportModal
+          open={reporting}
+          onClose={() => setReporting(false)}
+          project={(projects.data?.result ?? []).find((p) => p.id === projectId)}
+          period={[metricsParams.from, metricsParams.to]}
+          metrics={metrics.data?.result}
+        />
+      )}
       <PoiImportModal
         open={importing}
         projectId={projectId}

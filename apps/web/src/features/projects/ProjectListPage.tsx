@@ -11,7 +11,10 @@ import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { formatLength } from '../../utils/format.ts';
 import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
-import { ProjectFormModal } from './ProjectFormModal.tsx';
+import { later, useOpenedOnce } from '../../components/later.tsx';
+
+// The form draws the area on a map: its code (OpenLayers) loads when the form is first opened.
+const ProjectFormModal = later(() => import('./ProjectFormModal.tsx').then((m) => m.ProjectFormModal), null);
 
 export const STATUS_COLOR = { planned: 'blue', active: 'green', closed: 'default' } as const;
 export const NETWORK_COLOR: Record<NetworkType, string> = { water: 'blue', gas: 'orange', drainage: 'green', heat: 'red', power: 'purple', telecom: 'cyan' };
@@ -68,6 +71,7 @@ export default function ProjectListPage() {
   const [keyword, setKeyword] = useState('');
   const [status, setStatus] = useState<string | undefined>();
   const [editing, setEditing] = useState<Project | null | undefined>(undefined);
+  const formOpened = useOpenedOnce(editing !== undefined);
   const projects = useQuery({ queryKey: ['projects', enterpriseID, keyword, status], queryFn: () => projectApi.list({ keyword: keyword || undefined, status }) });
   const remove = useChange((id: number) => projectApi.remove(id), { success: t('project.deleted'), invalidate: ['projects'] });
 
@@ -140,7 +144,7 @@ export default function ProjectListPage() {
           },
         ]}
       />
-      <ProjectFormModal open={editing !== undefined} project={editing ?? null} onClose={() => setEditing(undefined)} />
+      {formOpened && <ProjectFormModal open={editing !== undefined} project={editing ?? null} onClose={() => setEditing(undefined)} />}
     </Card>
   );
 }

@@ -1,13 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Form, Input, Modal, notification, Tabs } from 'antd';
+import { Alert, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/http.ts';
+import { errorMessage, HttpError } from '../../api/http.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { useSession } from '../../stores/session.ts';
 import { greetingPeriod } from '../../utils/greeting.ts';
-import { RecoverForm } from './RecoverForm.tsx';
+import { notify } from '../../utils/notify.ts';
+
+// The recover dialog's code loads when it is first opened, not with the sign-in page.
+const RecoverDialog = lazy(() => import('./RecoverDialog.tsx'));
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -16,7 +19,37 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   // /user/recover (and its link) opens the "forgot password" dialog here.
-  const [recovering, setRecovering] = useState(params.get('recover') === '1');
+  const [recovering, setRecoveringState] = useState(params.get('recover') === '1');
+  // Once opened the dialog stays mounted, so it closes with its animation.
+  const [recoverOpened, setRecoverOpened] = useState(recovering);
+  const setRecovering = (open: boolean) => {
+    setRecoveringState(open);
+    if (open) setRecoverOpened(true);
+  };
+
+  // Two required fields, checked here: antd's Form (and the tooltip and validator code it brings)
+  // would weigh more than the rest of the page.
+  const [values, setValues] = useState({ username: '', password: '' });
+  const [checked, setChecked] = useState(false);
+  const problems = {
+    username: values.username.trim() ? null : t('user.login.usernameRequired'),
+    password: values.password ? null : t('user.login.passwordRequired'),
+  };
+  const change = (field: 'username' | 'password', value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setError(null);
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (!problems.username && !problems.password) void submit(values);
+  };
+  const fieldError = (field: 'username' | 'password') =>
+    checked && problems[field] ? (
+      <div className="login-field-error" role="alert" id={`login-${field}-error`}>
+        {problems[field]}
+      </div>
+    ) : null;
 
   const submit = async ({ username, password }: { username: string; password: string }) => {
     setLoading(true);
@@ -27,7 +60,7 @@ export default function LoginPage() {
       navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/project/list');
       // Greet by the hour once the console shows.
       setTimeout(() => {
-        notification.success({
+        notify.success({
           // Below the header, so its controls stay within reach while the greeting shows.
           placement: 'bottomRight',
           message: `${t('user.login.welcome')} ${info.realname}`,
@@ -35,7 +68,7 @@ export default function LoginPage() {
         });
       }, 1000);
     } catch (failure) {
-      setError(failure instanceof Error && !('isAxiosError' in failure) ? failure.message || t('user.login.failed') : errorMessage(failure));
+      setError(failure instanceof Error && !(failure instanceof HttpError) ? failure.message || t('user.login.failed') : errorMessage(failure));
     } finally {
       setLoading(false);
     }
@@ -43,15 +76,41 @@ export default function LoginPage() {
 
   return (
     <div data-testid="login-page">
-      <Tabs centered items={[{ key: 'account', label: t('user.login.tab') }]} />
-      <Form name="login" size="large" onFinish={submit} onValuesChange={() => setError(null)}>
+      <div className="login-tab" role="heading" aria-level={2}>
+        <span>{t('user.login.tab')}</span>
+      </div>
+      <form name="login" onSubmit={onSubmit} noValidate>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} data-testid="login-error" />}
-        <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('user.login.usernameRequired') }]}>
-          <Input prefix={<UserOutlined />} placeholder={t('user.login.username')} autoComplete="username" data-testid="login-username" />
-        </Form.Item>
-        <Form.Item name="password" rules={[{ required: true, message: t('user.login.passwordRequired') }]}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('user.login.password')} autoComplete="current-password" data-testid="login-password" />
-        </Form.Item>
+        <div className="login-field">
+          <Input
+            size="large"
+            prefix={<UserOutlined />}
+            placeholder={t('user.login.username')}
+            autoComplete="username"
+            value={values.username}
+            onChange={(e) => change('username', e.target.value)}
+            status={fieldError('username') ? 'error' : undefined}
+            aria-invalid={Boolean(fieldError('username'))}
+            aria-describedby="login-username-error"
+            data-testid="login-username"
+          />
+          {fieldError('username')}
+        </div>
+        <div className="login-field">
+          <Input.Password
+            size="large"
+            prefix={<LockOutlined />}
+            placeholder={t('user.login.password')}
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => change('password', e.target.value)}
+            status={fieldError('password') ? 'error' : undefined}
+            aria-invalid={Boolean(fieldError('password'))}
+            aria-describedby="login-password-error"
+            data-testid="login-password"
+          />
+          {fieldError('password')}
+        </div>
         <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 24 }}>
           <a onClick={() => setRecovering(true)} data-testid="login-forgot">
             {t('user.login.forgot')}
@@ -60,13 +119,15 @@ export default function LoginPage() {
             {t('user.login.register')}
           </Link>
         </div>
-        <GuardedButton type="primary" htmlType="submit" block loading={loading} data-testid="login-submit">
+        <GuardedButton type="primary" size="large" htmlType="submit" block loading={loading} data-testid="login-submit">
           {t('user.login.submit')}
         </GuardedButton>
-      </Form>
-      <Modal open={recovering} title={t('user.recover.title')} footer={null} onCancel={() => setRecovering(false)} destroyOnHidden>
-        <RecoverForm onDone={() => setRecovering(false)} />
-      </Modal>
+      </form>
+      {recoverOpened && (
+        <Suspense fallback={null}>
+          <RecoverDialog open={recovering} onClose={() => setRecovering(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

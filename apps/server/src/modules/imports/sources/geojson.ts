@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { JSONParser } from '@streamparser/json';
 import type { Feature, Geometry } from 'geojson';
 import { crsFromName, crsOfSrid } from '../crs.ts';
+import { JsonArraySplitter, JsonSyntaxError } from './jsonArraySplitter.ts';
 import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
 /** The legacy "crs" member, read from the head of the file (it comes before the features). */
@@ -31,31 +31,35 @@ export async function openGeoJson(path: string): Promise<Source> {
     crs,
     progress: () => (size ? bytesRead / size : 1),
     async *features(): AsyncGenerator<SourceFeature> {
-      // The parser pushes each element of "features" as it completes; the loop hands them on per chunk.
-      const parser = new JSONParser({ paths: ['$.features.*'], keepStack: false });
-      let ready: Feature[] = [];
-      parser.onValue = ({ value }) => void ready.push(value as unknown as Feature);
+      const splitter = new JsonArraySplitter('features');
+      const unreadable = (detail: string) => new UnreadableFile('import.unreadable', { format: 'GeoJSON', detail });
       let row = 0;
       const input = createReadStream(path, { highWaterMark: 1 << 20 });
       try {
-        for await (const chunk of input) {
+        for await (const chunk of input as AsyncIterable<Buffer>) {
           bytesRead += chunk.length;
+          let texts: string[];
           try {
-            parser.write(chunk);
+            texts = splitter.write(chunk);
           } catch (error) {
-            throw new UnreadableFile('import.unreadable', { format: 'GeoJSON', detail: (error as Error).message });
+            if (error instanceof JsonSyntaxError) throw unreadable(error.message);
+            throw error;
           }
-          const features = ready;
-          ready = [];
-          for (const value of features) {
+          for (const text of texts) {
             row++;
+            let value: Feature;
+            try {
+              value = JSON.parse(text) as Feature;
+            } catch (error) {
+              throw unreadable(`feature ${row}: ${(error as Error).message}`);
+            }
             const geometry = value && typeof value === 'object' ? ((value.geometry ?? null) as Geometry | null) : null;
-            const properties = value && typeof value.properties === 'object' && value.properties ? value.properties : {};
-            if (value && value.id !== undefined && properties.id === undefined) properties.id = value.id;
+            const properties = value && typeof value === 'object' && typeof value.properties === 'object' && value.properties ? value.properties : {};
+            if (value && typeof value === 'object' && value.id !== undefined && properties.id === undefined) properties.id = value.id;
             yield { row, geometry, properties };
           }
         }
-        if (!parser.isEnded) throw new UnreadableFile('import.unreadable', { format: 'GeoJSON', detail: 'the file ends too early' });
+        if (!splitter.isEnded) throw unreadable('the file ends too early');
       } finally {
         input.destroy();
       }
