@@ -368,7 +368,8 @@ export const pipeImportRows = pgTable(
     row: integer('row').notNull(),
     ...pipeAttributes(),
   },
-  (t) => [index('pipe_import_rows_job_pipe_idx').on(t.jobId, t.pipeId)],
+  // No index: the rows are written once by COPY and read whole (duplicates by hashing, existing
+  // ids through the pipes' own index). Unlogged too (migration 0012): a crash fails the job anyway.
 );
 
 /** A satellite radar scene over the enterprise's area, and how far its processing got. */

@@ -8,6 +8,7 @@ import {
   type PipeImportStart,
 } from '@console/contract';
 import type { Db } from '../../db/client.ts';
+import { copyInto } from '../../db/copy.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -160,7 +161,6 @@ export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart
   return { row: { ...pipeRow(parsed.data), row: feature.row } };
 }
 
-const STAGE_BATCH = 1000;
 const PROGRESS_EVERY_MS = 500;
 const ANALYZE_AFTER_ROWS = 10_000;
 
@@ -172,18 +172,16 @@ const updateList = sql.raw([...attributeColumns.filter((name) => name !== 'pipe_
 
 type Counted = { rows: { count: number }[] };
 
-const stagedColumns = Object.entries(getTableColumns(pipeImportRows)).filter(([, column]) => column.name !== 'job_id');
-/** jsonb_to_recordset's column list: the staged rows arrive as one JSON parameter. */
-const recordType = sql.raw(stagedColumns.map(([, column]) => `"${column.name}" ${column.getSQLType()}`).join(', '));
-const stagedList = sql.raw(stagedColumns.map(([, column]) => `"${column.name}"`).join(', '));
+const stagedColumns = Object.entries(getTableColumns(pipeImportRows)).map(([key, column]) => [key, column.name] as const);
 
-/**
- * Stages a batch with one parameter (the batch as JSON) instead of one per value: several times
- * faster on both PostgreSQL and PGlite for the millions of values of a big import.
- */
-async function stage(db: Db, jobId: number, batch: StagedRow[]) {
-  const records = batch.map((row) => Object.fromEntries(stagedColumns.map(([key, column]) => [column.name, row[key as keyof StagedRow]])));
-  await db.execute(sql`insert into pipe_import_rows (job_id, ${stagedList}) select ${jobId}, ${stagedList} from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(${recordType})`);
+/** The checked rows go into the staging table by COPY as they are read (db/copy.ts). */
+async function stagingWriter(db: Db, jobId: number) {
+  const writer = await copyInto(db, 'pipe_import_rows', stagedColumns.map(([, name]) => name));
+  return {
+    write: (row: StagedRow) => writer.write(stagedColumns.map(([key]) => (key === 'jobId' ? jobId : row[key as keyof StagedRow]))),
+    end: () => writer.end(),
+    abort: () => writer.abort(),
+  };
 }
 
 /** Pipe ids the file holds more than once, and (when adding) ids already in the network. */
@@ -248,28 +246,29 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
   let problemCount = 0;
   try {
     await runImportJob(db, limits, job, options.srid, async (source, reproject) => {
-      let batch: StagedRow[] = [];
+      const staging = await stagingWriter(db, job.id);
       let rowsRead = 0;
       let reportedAt = Date.now();
-      const flush = async () => {
-        if (batch.length) await stage(db, job.id, batch);
-        batch = [];
-      };
-      for await (const feature of source.features()) {
-        rowsRead++;
-        const result = pipeFromFeature(feature, options, reproject);
-        if ('problems' in result) {
-          problemCount += result.problems.length;
-          if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
-        } else if (problemCount === 0) batch.push(result.row); // once the job fails, staging is wasted work
-        if (batch.length >= STAGE_BATCH) await flush();
-        if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-          if (signal.aborted) throw new JobInterrupted();
-          reportedAt = Date.now();
-          await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
+      try {
+        for await (const feature of source.features()) {
+          rowsRead++;
+          const result = pipeFromFeature(feature, options, reproject);
+          if ('problems' in result) {
+            problemCount += result.problems.length;
+            if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
+          } else if (problemCount === 0) await staging.write(result.row); // once the job fails, staging is wasted work
+          if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
+            if (signal.aborted) throw new JobInterrupted();
+            reportedAt = Date.now();
+            await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
+          }
         }
+      } catch (error) {
+        await staging.abort();
+        throw error;
       }
-      if (problemCount === 0) await flush();
+      if (problemCount === 0) await staging.end();
+      else await staging.abort();
       if (rowsRead === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
       if (problemCount === 0) {
         const ids = await idProblems(db, job, options.mode);
