@@ -25,7 +25,7 @@ import { migrateDatabase, openDatabase, type Database } from '../apps/server/src
 import { analyseUpload, getImportJob } from '../apps/server/src/modules/imports/jobs.ts';
 import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
 import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/pipelines/import.ts';
-import { diameterFloorsAt, PIPE_DETAIL_ZOOMS } from '../apps/server/src/geo/pipeScales.ts';
+import { PIPE_DETAIL_ZOOMS, PIPE_SCALE_CLASS, scaleConditionAt } from '../apps/server/src/geo/pipeScales.ts';
 import { clearTileCache, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
 import { listPipes } from '../apps/server/src/modules/pipelines/service.ts';
 import { pipeListQuery } from '@console/contract';
@@ -38,7 +38,6 @@ const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
-const TILES_PER_ZOOM = 100;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
@@ -147,18 +146,45 @@ function sampleTiles(extent: [number, number, number, number], z: number, count:
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function timeTiles(make: (z: number, x: number, y: number) => Promise<number>, tiles: Map<number, [number, number][]>) {
-  const result = new Map<number, { p50: number; p99: number; bytes: number }>();
+const TILE_SAMPLES = 100;
+
+interface TileTimes {
+  p50: number;
+  p99: number;
+  bytes: number;
+}
+
+/**
+ * Ours and the peer side by side, in process, on the same tiles: each zoom's tiles are cycled
+ * until there are TILE_SAMPLES samples (so p99 means something where a zoom has few tiles over
+ * the city), and the two alternate which goes first on every tile.
+ */
+async function timeTilesSideBySide(
+  ours: (z: number, x: number, y: number) => Promise<number>,
+  peer: ((z: number, x: number, y: number) => Promise<number>) | null,
+  tiles: Map<number, [number, number][]>,
+) {
+  const result = new Map<number, { tiles: number; samples: number; ours: TileTimes; peer: TileTimes | null }>();
   for (const [z, list] of tiles) {
-    const times: number[] = [];
-    let bytes = 0;
-    for (const [x, y] of list) {
+    const times = { ours: [] as number[], peer: [] as number[] };
+    const bytes = { ours: 0, peer: 0 };
+    const time = async (who: 'ours' | 'peer', x: number, y: number) => {
+      const make = who === 'ours' ? ours : peer!;
       const started = performance.now();
-      bytes += await make(z, x, y);
-      times.push(performance.now() - started);
+      bytes[who] += await make(z, x, y);
+      times[who].push(performance.now() - started);
+    };
+    const samples = Math.max(TILE_SAMPLES, list.length);
+    for (let i = 0; i < samples; i++) {
+      const [x, y] = list[i % list.length];
+      const order: ('ours' | 'peer')[] = !peer ? ['ours'] : i % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours'];
+      for (const who of order) await time(who, x, y);
     }
-    times.sort((a, b) => a - b);
-    result.set(z, { p50: percentile(times, 50), p99: percentile(times, 99), bytes: bytes / list.length });
+    const summary = (who: 'ours' | 'peer'): TileTimes => {
+      const sorted = [...times[who]].sort((a, b) => a - b);
+      return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), bytes: bytes[who] / samples };
+    };
+    result.set(z, { tiles: list.length, samples, ours: summary('ours'), peer: peer ? summary('peer') : null });
   }
   return result;
 }
@@ -302,34 +328,33 @@ async function main() {
     await timeLists(server.database.db, 1, say);
 
     // 2. Tiles over the imported network, on the PostgreSQL server.
-    say(`\nVector tiles (3857, cold cache, ${TILES_PER_ZOOM} tiles per zoom over the city; all pipes from z13, mains from z11, trunk mains from z8)`);
-    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILES_PER_ZOOM)] as const));
+    say(`\nVector tiles (3857, cold: our tile cache emptied before each; in process on one connection, ours and PostGIS alternating; all pipes from z13, mains from z11, trunk mains from z8)`);
+    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILE_SAMPLES)] as const));
     const db = server.database.db;
     await db.execute(sql`analyze pipes`);
-    const ours = await timeTiles(async (z, x, y) => {
+    const ours = async (z: number, x: number, y: number) => {
       clearTileCache();
       return (await pipeTile(db, 1, 3857, z, x, y)).length;
-    }, tiles);
-    let peer: typeof ours | null = null;
+    };
+    let peer: ((z: number, x: number, y: number) => Promise<number>) | null = null;
+    let peerClient: pg.Client | null = null;
     if (postgis) {
-      const client = new pg.Client({ connectionString: server.url });
+      peerClient = new pg.Client({ connectionString: server.url });
+      const client = peerClient;
       await client.connect();
+      // The same pipes, the same scale classes and the same indexes as ours (a window index over
+      // all pipes and partial ones for the trunk mains and the mains), in Web Mercator.
       await client.query(`create table bench_postgis_pipes as
-        select id, pipe_id, network_type, material, diameter_mm, install_year,
+        select id, pipe_id, network_type, material, diameter_mm, install_year, scale_class,
                ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(geometry::text), 4326), 3857) as geom
         from pipes where enterprise_id = 1`);
       await client.query('create index on bench_postgis_pipes using gist (geom)');
+      await client.query(`create index on bench_postgis_pipes using gist (geom) where scale_class = ${PIPE_SCALE_CLASS.trunk}`);
+      await client.query(`create index on bench_postgis_pipes using gist (geom) where scale_class <= ${PIPE_SCALE_CLASS.main}`);
       await client.query('analyze bench_postgis_pipes');
-      // The same pipes as ours at each zoom.
-      const floorFilter = (z: number) => {
-        const f = diameterFloorsAt(z);
-        if (f === null) return '';
-        if (f === 'none') return 'and false';
-        return `and ((network_type = 'water' and diameter_mm >= ${f.water}) or (network_type = 'gas' and diameter_mm >= ${f.gas})
-          or (network_type = 'drainage' and diameter_mm >= ${f.drainage}) or (network_type not in ('water', 'gas', 'drainage') and diameter_mm >= ${f.other}))`;
-      };
-      peer = await timeTiles(async (z, x, y) => {
-        const filter = floorFilter(z);
+      peer = async (z, x, y) => {
+        const scales = scaleConditionAt(z);
+        const filter = scales === 'none' ? 'and false' : scales ? `and scale_class ${scales}` : '';
         const window = `from bench_postgis_pipes where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}`;
         // Like ours: single pipes with their attributes, but one feature per network and diameter
         // at the trunk-main (overview) zooms.
@@ -339,15 +364,17 @@ async function main() {
             : `select id, pipe_id, network_type, material, diameter_mm, install_year, ST_AsMVTGeom(geom, ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window}`;
         const { rows: [row] } = await client.query(`select ST_AsMVT(q, 'pipes', 4096, 'geom') as tile from (${source}) q`, [z, x, y]);
         return (row.tile as Buffer).length;
-      }, tiles);
-      await client.end();
+      };
     }
+    const tileTimes = await timeTilesSideBySide(ours, peer, tiles);
+    await peerClient?.end();
     for (const z of ZOOMS) {
-      const o = ours.get(z)!;
-      const p = peer?.get(z);
+      const { tiles: count, samples, ours: o, peer: p } = tileTimes.get(z)!;
       say(
-        `  z${z}: ours p50 ${o.p50.toFixed(1)} ms p99 ${o.p99.toFixed(1)} ms (${(o.bytes / 1024).toFixed(1)} KiB)` +
-          (p ? ` | PostGIS ST_AsMVT p50 ${p.p50.toFixed(1)} ms p99 ${p.p99.toFixed(1)} ms (${(p.bytes / 1024).toFixed(1)} KiB) | ratio p50 ours/PostGIS ${(o.p50 / p.p50).toFixed(2)}` : ' | PostGIS: skipped (not installed)'),
+        `  z${z} (${count} tiles, ${samples} samples): ours p50 ${o.p50.toFixed(1)} ms p99 ${o.p99.toFixed(1)} ms (${(o.bytes / 1024).toFixed(1)} KiB)` +
+          (p
+            ? ` | PostGIS ST_AsMVT p50 ${p.p50.toFixed(1)} ms p99 ${p.p99.toFixed(1)} ms (${(p.bytes / 1024).toFixed(1)} KiB) | ratio ours/PostGIS p50 ${(o.p50 / p.p50).toFixed(2)} p99 ${(o.p99 / p.p99).toFixed(2)}`
+            : ' | PostGIS: skipped (not installed)'),
       );
     }
     {
