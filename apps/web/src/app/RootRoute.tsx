@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { RouteMeta } from './routes.tsx';
+import { later } from '../components/later.tsx';
 
 /** The meta of the deepest matched route that has a title. */
 export function useRouteMeta(): RouteMeta | undefined {
@@ -41,14 +42,8 @@ export function RootRoute() {
   );
 }
 
-// The error page (antd's Result with its pictures) loads only when a route fails.
-const RouteErrorPage = lazy(() => import('./RouteError.tsx'));
-
-/** A route that failed to load (chunk timeout or network) or threw while rendering. */
-export function RouteError() {
-  return (
-    <Suspense fallback={null}>
-      <RouteErrorPage />
-    </Suspense>
-  );
-}
+/**
+ * A route that failed to load (chunk timeout or network) or threw while rendering. The page
+ * (antd's Result with its pictures) loads only when a route fails.
+ */
+export const RouteError = later(() => import('./RouteError.tsx').then((m) => m.default));

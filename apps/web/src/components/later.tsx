@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { Skeleton } from 'antd';
 
 /**
  * A component whose code loads when it first renders, not with the page that holds it (a chart
- * tab, a dialog): React.lazy for a named export, with a skeleton while it loads.
+ * tab, a dialog, the error page): React.lazy for a named export, with `fallback` while it loads.
+ * (No antd here: the sign-in page uses it too.)
  */
-export function later<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = <Skeleton active />) {
+export function later<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = null) {
   const Loaded = lazy(async () => ({ default: await load() }));
   return function Later(props: P) {
     return (

@@ -24,8 +24,8 @@ import { useSurveyProject } from './useSurveyProject.ts';
 import { later, useOpenedOnce } from '../../components/later.tsx';
 
 // The charts (ECharts) load with the Results tab or the report, not with the list and map.
-const LeakMetricsPanel = later(() => import('./LeakMetricsPanel.tsx').then((m) => m.LeakMetricsPanel));
-const SurveyReportModal = later(() => import('./SurveyReport.tsx').then((m) => m.SurveyReportModal), null);
+const LeakMetricsPanel = later(() => import('./LeakMetricsPanel.tsx').then((m) => m.LeakMetricsPanel), <Skeleton active />);
+const SurveyReportModal = later(() => import('./SurveyReport.tsx').then((m) => m.SurveyReportModal));
 
 interface Filters {
   deliveryId?: number;

@@ -14,7 +14,7 @@ import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { later, useOpenedOnce } from '../../components/later.tsx';
 
 // The form draws the area on a map: its code (OpenLayers) loads when the form is first opened.
-const ProjectFormModal = later(() => import('./ProjectFormModal.tsx').then((m) => m.ProjectFormModal), null);
+const ProjectFormModal = later(() => import('./ProjectFormModal.tsx').then((m) => m.ProjectFormModal));
 
 export const STATUS_COLOR = { planned: 'blue', active: 'green', closed: 'default' } as const;
 export const NETWORK_COLOR: Record<NetworkType, string> = { water: 'blue', gas: 'orange', drainage: 'green', heat: 'red', power: 'purple', telecom: 'cyan' };

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
@@ -8,9 +8,26 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { useSession } from '../../stores/session.ts';
 import { greetingPeriod } from '../../utils/greeting.ts';
 import { notify } from '../../utils/notify.ts';
+import { later, useOpenedOnce } from '../../components/later.tsx';
 
 // The recover dialog's code loads when it is first opened, not with the sign-in page.
-const RecoverDialog = lazy(() => import('./RecoverDialog.tsx'));
+const RecoverDialog = later(() => import('./RecoverDialog.tsx').then((m) => m.default));
+
+type Field = 'username' | 'password';
+
+/** One sign-in input with the reason it is refused under it (described by it for screen readers). */
+function LoginField({ field, error, children }: { field: Field; error: string | null; children: (props: { status?: 'error'; 'aria-invalid': boolean; 'aria-describedby': string }) => ReactNode }) {
+  return (
+    <div className="login-field">
+      {children({ status: error ? 'error' : undefined, 'aria-invalid': Boolean(error), 'aria-describedby': `login-${field}-error` })}
+      {error && (
+        <div className="login-field-error" role="alert" id={`login-${field}-error`}>
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -19,13 +36,8 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   // /user/recover (and its link) opens the "forgot password" dialog here.
-  const [recovering, setRecoveringState] = useState(params.get('recover') === '1');
-  // Once opened the dialog stays mounted, so it closes with its animation.
-  const [recoverOpened, setRecoverOpened] = useState(recovering);
-  const setRecovering = (open: boolean) => {
-    setRecoveringState(open);
-    if (open) setRecoverOpened(true);
-  };
+  const [recovering, setRecovering] = useState(params.get('recover') === '1');
+  const recoverOpened = useOpenedOnce(recovering);
 
   // Two required fields, checked here: antd's Form (and the tooltip and validator code it brings)
   // would weigh more than the rest of the page.
@@ -35,7 +47,7 @@ export default function LoginPage() {
     username: values.username.trim() ? null : t('user.login.usernameRequired'),
     password: values.password ? null : t('user.login.passwordRequired'),
   };
-  const change = (field: 'username' | 'password', value: string) => {
+  const change = (field: Field, value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
     setError(null);
   };
@@ -44,12 +56,7 @@ export default function LoginPage() {
     setChecked(true);
     if (!problems.username && !problems.password) void submit(values);
   };
-  const fieldError = (field: 'username' | 'password') =>
-    checked && problems[field] ? (
-      <div className="login-field-error" role="alert" id={`login-${field}-error`}>
-        {problems[field]}
-      </div>
-    ) : null;
+  const shown = (field: Field) => (checked ? problems[field] : null);
 
   const submit = async ({ username, password }: { username: string; password: string }) => {
     setLoading(true);
@@ -81,36 +88,34 @@ export default function LoginPage() {
       </div>
       <form name="login" onSubmit={onSubmit} noValidate>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} data-testid="login-error" />}
-        <div className="login-field">
-          <Input
-            size="large"
-            prefix={<UserOutlined />}
-            placeholder={t('user.login.username')}
-            autoComplete="username"
-            value={values.username}
-            onChange={(e) => change('username', e.target.value)}
-            status={fieldError('username') ? 'error' : undefined}
-            aria-invalid={Boolean(fieldError('username'))}
-            aria-describedby="login-username-error"
-            data-testid="login-username"
-          />
-          {fieldError('username')}
-        </div>
-        <div className="login-field">
-          <Input.Password
-            size="large"
-            prefix={<LockOutlined />}
-            placeholder={t('user.login.password')}
-            autoComplete="current-password"
-            value={values.password}
-            onChange={(e) => change('password', e.target.value)}
-            status={fieldError('password') ? 'error' : undefined}
-            aria-invalid={Boolean(fieldError('password'))}
-            aria-describedby="login-password-error"
-            data-testid="login-password"
-          />
-          {fieldError('password')}
-        </div>
+        <LoginField field="username" error={shown('username')}>
+          {(state) => (
+            <Input
+              size="large"
+              prefix={<UserOutlined />}
+              placeholder={t('user.login.username')}
+              autoComplete="username"
+              value={values.username}
+              onChange={(e) => change('username', e.target.value)}
+              {...state}
+              data-testid="login-username"
+            />
+          )}
+        </LoginField>
+        <LoginField field="password" error={shown('password')}>
+          {(state) => (
+            <Input.Password
+              size="large"
+              prefix={<LockOutlined />}
+              placeholder={t('user.login.password')}
+              autoComplete="current-password"
+              value={values.password}
+              onChange={(e) => change('password', e.target.value)}
+              {...state}
+              data-testid="login-password"
+            />
+          )}
+        </LoginField>
         <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 24 }}>
           <a onClick={() => setRecovering(true)} data-testid="login-forgot">
             {t('user.login.forgot')}
@@ -123,11 +128,7 @@ export default function LoginPage() {
           {t('user.login.submit')}
         </GuardedButton>
       </form>
-      {recoverOpened && (
-        <Suspense fallback={null}>
-          <RecoverDialog open={recovering} onClose={() => setRecovering(false)} />
-        </Suspense>
-      )}
+      {recoverOpened && <RecoverDialog open={recovering} onClose={() => setRecovering(false)} />}
     </div>
   );
 }
