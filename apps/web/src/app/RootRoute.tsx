@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { RouteMeta } from './routes.tsx';
+import type { RouteMeta } from '../routing/menu.tsx';
 import { later } from '../components/later.tsx';
 
 /** The meta of the deepest matched route that has a title. */

@@ -4,7 +4,7 @@ import i18n from '../locales/index.ts';
 import { useSession } from '../stores/session.ts';
 import { useMenus } from '../stores/menus.ts';
 import { localStore, STORAGE_KEYS, TOKEN_TTL_MS } from '../utils/storage.ts';
-import type { RouteMeta } from './routes.tsx';
+import type { RouteMeta } from '../routing/menu.tsx';
 
 /** Route names that may be visited without a token (spec section 2). */
 export const WHITELIST = new Set(['login', 'register', 'registerResult', 'home']);

@@ -1,114 +1,38 @@
-import type { ReactNode } from 'react';
 import { redirect, type RouteObject } from 'react-router';
-import {
-  AlertOutlined,
-  ApartmentOutlined,
-  CloudOutlined,
-  DashboardOutlined,
-  FundProjectionScreenOutlined,
-  LineChartOutlined,
-  WarningOutlined,
-} from '@ant-design/icons';
-import type { PermissionId } from '@console/contract';
+import { MAIN_MENU, type MenuRoute, type RouteMeta } from '../routing/menu.tsx';
 import { lazyPage } from './lazyPage.ts';
 import { guardLoader, routesRef } from './guard.ts';
 import { RootRoute, RouteError } from './RootRoute.tsx';
 import { UserLayout } from './layouts/UserLayout.tsx';
-
-/** What a route says about itself: its name (the guard's whitelist uses it), title, menu and footer. */
-export interface RouteMeta {
-  name: string;
-  /** i18n key of the page title. */
-  title?: string;
-  icon?: ReactNode;
-  permission?: PermissionId[];
-  hideInMenu?: boolean;
-  /** The global footer is hidden on this page. */
-  hideFooter?: boolean;
-}
 
 type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
 const to = (path: string) => () => redirect(path);
 const page = lazyPage;
 
+/** The page of each main-layout route of routing/menu.tsx. */
+const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
+  '/project/list': page(() => import('../features/projects/ProjectListPage.tsx')),
+  '/enterprise/applyEnterprise': page(() => import('../features/enterprises/ApplyEnterprisePage.tsx')),
+  '/enterprise/edit': page(() => import('../features/enterprises/EnterpriseEditPage.tsx')),
+  '/enterprise/map': page(() => import('../features/enterprises/EnterpriseMapPage.tsx')),
+  '/enterprise/pipeLine': page(() => import('../features/pipelines/PipelinePage.tsx')),
+  '/enterprise/users': page(() => import('../features/enterprises/EnterpriseUsersPage.tsx')),
+  '/leak': page(() => import('../features/leaks/LeakPage.tsx')),
+  '/settlement': page(() => import('../features/settlement/SettlementPage.tsx')),
+  '/weather': page(() => import('../features/weather/WeatherPage.tsx')),
+  '/risk/construction': page(() => import('../features/risk/ConstructionRiskPage.tsx')),
+  '/risk/riskProne': page(() => import('../features/risk/RiskPronePage.tsx')),
+};
+
+/** A menu route with its page (or its redirect). */
+function withPage({ path, handle, redirect: target, children }: MenuRoute): AppRoute {
+  if (children) return { path, handle, children: [...(target ? [{ index: true, loader: to(target) }] : []), ...children.map(withPage)] };
+  return target ? { path, handle, loader: to(target) } : { path, handle, lazy: MAIN_PAGES[path] };
+}
+
 /** Main enterprise layout: its children are the menu. */
-export const mainRoutes: AppRoute[] = [
-  {
-    path: '/project/list',
-    handle: { name: 'projectList', title: 'menu.projectList', icon: <DashboardOutlined />, permission: ['dashboard'], hideFooter: true },
-    lazy: page(() => import('../features/projects/ProjectListPage.tsx')),
-  },
-  {
-    path: '/enterprise',
-    handle: { name: 'enterprise', title: 'menu.enterprise', icon: <ApartmentOutlined />, permission: ['enterprise'] },
-    children: [
-      { index: true, loader: to('/enterprise/edit') },
-      {
-        path: '/enterprise/applyEnterprise',
-        handle: { name: 'applyEnterprise', title: 'menu.applyEnterprise', hideInMenu: true, permission: ['enterprise'] },
-        lazy: page(() => import('../features/enterprises/ApplyEnterprisePage.tsx')),
-      },
-      {
-        path: '/enterprise/edit',
-        handle: { name: 'enterpriseEdit', title: 'menu.enterpriseEdit', permission: ['enterprise'] },
-        lazy: page(() => import('../features/enterprises/EnterpriseEditPage.tsx')),
-      },
-      {
-        path: '/enterprise/map',
-        handle: { name: 'enterpriseMap', title: 'menu.enterpriseMap', permission: ['enterprise'], hideFooter: true },
-        lazy: page(() => import('../features/enterprises/EnterpriseMapPage.tsx')),
-      },
-      {
-        path: '/enterprise/pipeLine',
-        handle: { name: 'pipeLine', title: 'menu.pipeLine', permission: ['pipeline'] },
-        lazy: page(() => import('../features/pipelines/PipelinePage.tsx')),
-      },
-      {
-        path: '/enterprise/users',
-        handle: { name: 'enterpriseUsers', title: 'menu.enterpriseUsers', permission: ['users'] },
-        lazy: page(() => import('../features/enterprises/EnterpriseUsersPage.tsx')),
-      },
-    ],
-  },
-  {
-    path: '/leak',
-    handle: { name: 'leak', title: 'menu.leak', icon: <AlertOutlined />, permission: ['leak'], hideFooter: true },
-    lazy: page(() => import('../features/leaks/LeakPage.tsx')),
-  },
-  {
-    path: '/settlement',
-    handle: { name: 'settlement', title: 'menu.settlement', icon: <LineChartOutlined />, permission: ['settlement'], hideFooter: true },
-    lazy: page(() => import('../features/settlement/SettlementPage.tsx')),
-  },
-  {
-    path: '/weather',
-    handle: { name: 'weather', title: 'menu.weather', icon: <CloudOutlined />, permission: ['weather'] },
-    lazy: page(() => import('../features/weather/WeatherPage.tsx')),
-  },
-  {
-    path: '/risk',
-    handle: { name: 'risk', title: 'menu.risk', icon: <WarningOutlined />, permission: ['risk'] },
-    children: [
-      { index: true, loader: to('/risk/construction') },
-      {
-        path: '/risk/construction',
-        handle: { name: 'construction', title: 'menu.construction', permission: ['risk'], hideFooter: true },
-        lazy: page(() => import('../features/risk/ConstructionRiskPage.tsx')),
-      },
-      {
-        path: '/risk/riskProne',
-        handle: { name: 'riskProne', title: 'menu.riskProne', permission: ['risk'], hideFooter: true },
-        lazy: page(() => import('../features/risk/RiskPronePage.tsx')),
-      },
-    ],
-  },
-  {
-    path: '/comprehensiveSupervision',
-    handle: { name: 'comprehensiveSupervision', title: 'menu.comprehensiveSupervision', icon: <FundProjectionScreenOutlined />, permission: ['datav'] },
-    loader: to('/datav'),
-  },
-];
+const mainRoutes: AppRoute[] = MAIN_MENU.map(withPage);
 
 export const routes: AppRoute[] = [
   {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Permission } from '@console/contract';
-import { mainRoutes, type RouteMeta } from '../app/routes.tsx';
+import { MAIN_MENU, type RouteMeta } from '../routing/menu.tsx';
 
 export interface MenuItem {
   path: string;
@@ -36,6 +36,6 @@ function toMenus(routes: RouteLike[], permissions: Permission[]): MenuItem[] {
 export const useMenus = create<{ menus: MenuItem[] | null; generate(permissions: Permission[]): void }>((set) => ({
   menus: null,
   generate(permissions) {
-    set({ menus: toMenus(mainRoutes, permissions) });
+    set({ menus: toMenus(MAIN_MENU, permissions) });
   },
 }));

@@ -1,0 +1,64 @@
+/** Import jobs of every kind and their reports. */
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt } from './common.ts';
+import { users } from './users.ts';
+import { enterprises } from './enterprises.ts';
+
+/**
+ * An import of a file into an enterprise's data, run as a job: the file is analysed, the user maps
+ * its fields, then every feature is checked and staged, and the staged rows go in together or not
+ * at all. Progress lives here so any server (and a reloaded page) can follow it.
+ */
+export const importJobs = pgTable(
+  'import_jobs',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    /** What is imported: pipes, POI deliveries or satellite scene lists. */
+    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions'] }).notNull(),
+    status: text('status', { enum: ['analysed', 'validating', 'writing', 'succeeded', 'failed'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    /** Folder under DATA_DIR holding the upload (removed when the job ends). */
+    workDir: text('work_dir').notNull(),
+    format: text('format', { enum: ['geojson', 'shapefile', 'kml', 'csv'] }).notNull(),
+    detectedSrid: integer('detected_srid'),
+    detectedCrs: text('detected_crs'),
+    crsDefinition: text('crs_definition'),
+    fields: jsonb('fields').$type<{ name: string; samples: string[] }[]>().notNull(),
+    geometryTypes: jsonb('geometry_types').$type<string[]>().notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>(),
+    progress: doublePrecision('progress').notNull().default(0),
+    rowsRead: integer('rows_read').notNull().default(0),
+    rowsWritten: integer('rows_written').notNull().default(0),
+    problemCount: integer('problem_count').notNull().default(0),
+    problems: jsonb('problems').$type<ImportProblemRecord[]>().notNull().default([]),
+    result: jsonb('result').$type<ImportResult>(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    /** Touched while the job runs: a running job not touched for long was cut off by a stopped server. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('import_jobs_enterprise_idx').on(t.enterpriseId, t.createdAt)],
+);
+
+/** What a finished import did; extent: [minLon, minLat, maxLon, maxLat] of what it wrote. */
+export interface ImportResult {
+  inserted: number;
+  updated: number;
+  deleted: number;
+  extent: [number, number, number, number] | null;
+  /** The delivery a POI import made. */
+  deliveryId?: number;
+}
+
+export interface ImportProblemRecord {
+  row: number | null;
+  featureId: string | null;
+  field: string | null;
+  reason: { 'zh-CN': string; 'en-US': string };
+}

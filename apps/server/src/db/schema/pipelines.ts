@@ -1,0 +1,91 @@
+/** The pipe network, its kept counts and the import staging table. */
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { PIPE_SCALE_CLASS, scaleClassExpression } from '../../geo/pipeScales.ts';
+import { type StoredGeometry, bbox, bboxBox, createdAt } from './common.ts';
+import { enterprises } from './enterprises.ts';
+import { importJobs } from './imports.ts';
+
+/** The attributes of a pipe segment, shared by the network and the import staging table. */
+export const pipeAttributes = () => ({
+  /** The utility's own id of the segment. */
+  pipeId: text('pipe_id').notNull(),
+  networkType: text('network_type', { enum: ['water', 'gas', 'drainage', 'heat', 'power', 'telecom'] }).notNull(),
+  material: text('material'),
+  diameterMm: integer('diameter_mm'),
+  pressureClass: text('pressure_class'),
+  installYear: integer('install_year'),
+  depthM: doublePrecision('depth_m'),
+  owner: text('owner'),
+  geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
+  lengthM: doublePrecision('length_m').notNull(),
+  ...bbox(),
+});
+
+/** One pipe segment of an enterprise's network. */
+export const pipes = pgTable(
+  'pipes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    ...pipeAttributes(),
+    /** Trunk main, main or distribution pipe (geo/pipeScales.ts), from its network and diameter. */
+    scaleClass: smallint('scale_class')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(scaleClassExpression())),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('pipes_enterprise_pipe_id_idx').on(t.enterpriseId, t.pipeId),
+    index('pipes_box_idx').using('gist', bboxBox(t)),
+    // Small-scale tiles read only the trunk mains or the mains: each has a window index of its own,
+    // so a zoom-10 tile does not walk every distribution pipe under it.
+    index('pipes_trunk_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" = ${PIPE_SCALE_CLASS.trunk}`)),
+    index('pipes_main_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" <= ${PIPE_SCALE_CLASS.main}`)),
+    // The pipe list pages in pipe id order (keyset): each filter it offers has an index that
+    // either gives that order (network type, material) or narrows a rare match (diameter, year,
+    // a keyword anywhere in the id by trigrams).
+    index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType, t.material, t.pipeId),
+    index('pipes_enterprise_material_idx').on(t.enterpriseId, t.material, t.pipeId),
+    index('pipes_enterprise_diameter_idx').on(t.enterpriseId, t.diameterMm),
+    index('pipes_enterprise_year_idx').on(t.enterpriseId, t.installYear),
+    index('pipes_pipe_id_trgm_idx').using('gin', t.pipeId.op('gin_trgm_ops')),
+  ],
+);
+
+/**
+ * How many pipes (and metres) each enterprise has per network type and material, kept by
+ * statement triggers on `pipes` (migration 0011) in the statement that changes the pipes, so the
+ * pipe list's totals and filter values cost one small read at any network size.
+ */
+export const pipeCounts = pgTable(
+  'pipe_counts',
+  {
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    networkType: text('network_type').notNull(),
+    /** '' for pipes without a material. */
+    material: text('material').notNull(),
+    pipes: bigint('pipes', { mode: 'number' }).notNull(),
+    lengthM: doublePrecision('length_m').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.enterpriseId, t.networkType, t.material] })],
+);
+
+/** Checked rows of a running pipe import, moved into pipes in one statement when all are good. */
+export const pipeImportRows = pgTable(
+  'pipe_import_rows',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    row: integer('row').notNull(),
+    ...pipeAttributes(),
+  },
+  // No index: the rows are written once by COPY and read whole (duplicates by hashing, existing
+  // ids through the pipes' own index). Unlogged too (migration 0012): a crash fails the job anyway.
+);
