@@ -37,6 +37,8 @@ import { JobRunner } from './modules/imports/runner.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
 import { leakRoutes } from './modules/leaks/routes.ts';
+import { settlementRoutes } from './modules/settlement/routes.ts';
+import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -204,9 +206,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
       const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit };
-      await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner });
+      const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
+      // A new network is judged against every settlement dataset again.
+      const afterImport = (enterpriseId: number) => void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
+      await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner, afterImport });
       await api.register(acquisitionRoutes, { prefix: '/acquisitions', limits, runner: importRunner });
       await api.register(leakRoutes, { prefix: '/leaks', limits, runner: importRunner, photoLimit: config.photoLimit });
+      await api.register(settlementRoutes, { prefix: '/settlement', limits, runner: importRunner, analyses });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { demoSignInText, isEmpty, seedDemo } from './demo/seed.ts';
 import { failInterruptedJobs } from './modules/imports/jobs.ts';
+import { failInterruptedAnalyses } from './modules/settlement/analysis.ts';
 
 const config = readConfig();
 const database = await openConfiguredDatabase(config);
@@ -11,6 +12,7 @@ if (seeded) await seedDemo(database.db);
 
 // Imports cut off by a stopped or crashed server end as interrupted, their staged rows dropped.
 await failInterruptedJobs(database.db, database.kind === 'pglite');
+await failInterruptedAnalyses(database.db);
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
 let closing = false;

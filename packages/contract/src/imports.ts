@@ -25,7 +25,8 @@ export const PIPE_IMPORT_FIELDS = ['pipeId', 'networkType', 'material', 'diamete
 export type PipeImportField = (typeof PIPE_IMPORT_FIELDS)[number];
 
 /**
- * Coordinate systems an import can read, by EPSG code: WGS 84, CGCS2000, Web Mercator, the UTM
+ * Coordinate systems an import can read, by EPSG code: WGS 84, CGCS2000, Web Mercator, ETRS89-LAEA
+ * (EGMS ortho products), the UTM
  * zones, and the CGCS2000 Gauss-Kruger zones Chinese surveys use (3 and 6 degree, with and
  * without the zone number in the easting).
  */
@@ -33,6 +34,7 @@ export function crsName(srid: number): string | null {
   if (srid === 4326) return 'WGS 84';
   if (srid === 4490) return 'CGCS2000';
   if (srid === 3857) return 'WGS 84 / Pseudo-Mercator';
+  if (srid === 3035) return 'ETRS89-extended / LAEA Europe';
   if (srid >= 32601 && srid <= 32660) return `WGS 84 / UTM zone ${srid - 32600}N`;
   if (srid >= 32701 && srid <= 32760) return `WGS 84 / UTM zone ${srid - 32700}S`;
   if (srid >= 4491 && srid <= 4501) return `CGCS2000 / Gauss-Kruger zone ${srid - 4491 + 13}`;
@@ -43,7 +45,7 @@ export function crsName(srid: number): string | null {
 }
 
 /** Every EPSG code crsName knows, for the coordinate system picker. */
-export const IMPORT_SRIDS: number[] = [4326, 4490, 3857, ...range(4534, 4554), ...range(4513, 4533), ...range(4502, 4512), ...range(4491, 4501), ...range(32601, 32660), ...range(32701, 32760)];
+export const IMPORT_SRIDS: number[] = [4326, 4490, 3857, 3035, ...range(4534, 4554), ...range(4513, 4533), ...range(4502, 4512), ...range(4491, 4501), ...range(32601, 32660), ...range(32701, 32760)];
 
 function range(from: number, to: number) {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -98,7 +100,7 @@ export interface ImportJobView {
   /** Up to the first 500 problems, in the request's language. */
   problems: { row: number | null; featureId: string | null; field: string | null; reason: string }[];
   /** extent: [minLon, minLat, maxLon, maxLat] of the rows written. */
-  result: { inserted: number; updated: number; deleted: number; extent: [number, number, number, number] | null; deliveryId?: number } | null;
+  result: { inserted: number; updated: number; deleted: number; extent: [number, number, number, number] | null; deliveryId?: number; datasetId?: number } | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;

@@ -11,3 +11,4 @@ export * from './pipelines.ts';
 export * from './imports.ts';
 export * from './leaks.ts';
 export * from './preferences.ts';
+export * from './settlement.ts';

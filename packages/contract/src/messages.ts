@@ -1,11 +1,12 @@
 import type { Language } from './envelope.ts';
+import { SETTLEMENT_MESSAGES } from './settlement.ts';
 
 /**
  * Messages the server sends and custom validation messages of the contract, in both languages.
  * Keys are stable; the console may show a server message as is (it already comes in the
  * request's language).
  */
-export const MESSAGES = {
+const CORE_MESSAGES = {
   ok: { 'en-US': 'OK', 'zh-CN': '操作成功' },
   'login.failed': { 'en-US': 'wrong username or password', 'zh-CN': '账户名或密码错误' },
   'login.locked': {
@@ -226,6 +227,9 @@ export const MESSAGES = {
   'import.interrupted': { 'en-US': 'the import was interrupted (server stopped); nothing was written', 'zh-CN': '导入被中断（服务器停止），未写入任何数据' },
   'import.internal': { 'en-US': 'the import failed unexpectedly; nothing was written', 'zh-CN': '导入意外失败，未写入任何数据' },
 } as const satisfies Record<string, Record<Language, string>>;
+
+/** Every message: the core ones and each domain's. */
+export const MESSAGES = { ...CORE_MESSAGES, ...SETTLEMENT_MESSAGES };
 
 export type MessageKey = keyof typeof MESSAGES;
 

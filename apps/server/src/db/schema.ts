@@ -9,3 +9,4 @@ export * from './schema/pipelines.ts';
 export * from './schema/imports.ts';
 export * from './schema/leaks.ts';
 export * from './schema/basemap.ts';
+export * from './schema/settlement.ts';

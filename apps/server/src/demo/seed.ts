@@ -6,6 +6,9 @@ import { hashPassword } from '../modules/auth/crypto.ts';
 import { bboxColumns, bboxOf, lengthM } from '../geo/geometry.ts';
 import { generateCity, type DemoProjectArea } from './city.ts';
 import { seedLeakSurvey } from './leaks.ts';
+import { seedDemoSettlement } from './settlement.ts';
+import { analyseDataset } from '../modules/settlement/analysis.ts';
+import { getDataset } from '../modules/settlement/service.ts';
 
 /** Every demo account signs in with this password. */
 export const DEMO_PASSWORD = 'Demo123456';
@@ -85,11 +88,15 @@ export interface SeedOptions {
   cityPipes?: number;
 }
 
-/** Seeds the deterministic demo in one transaction: all of it or nothing. */
+/**
+ * Seeds the deterministic demo in one transaction (all of it or nothing), then the settlement
+ * dataset, which is written by COPY the way an import writes it (outside that transaction), and
+ * its first analysis.
+ */
 export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const city = generateCity({ pipes: options.cityPipes ?? 20_000 });
-  await db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
     const enterpriseIds: Record<string, number> = {};
     const userIds: Record<string, number> = {};
     for (const [key, e] of Object.entries(DEMO_ENTERPRISES)) {
@@ -187,7 +194,11 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
       pipes: rows.filter((r) => r.enterpriseId === enterpriseIds.water),
       crew: [userIds.member, userIds.both],
     });
+    return { enterpriseIds, projectIds };
   });
+  // Five InSAR points per pipe segment: 100,000 over the 20,000-segment city.
+  const datasetId = await seedDemoSettlement(db, city, { enterpriseId: seeded.enterpriseIds.water, projectId: seeded.projectIds.jiangnanCorridor ?? null, points: city.pipes.length * 5 });
+  await analyseDataset(db, await getDataset(db, seeded.enterpriseIds.water, datasetId), new AbortController().signal);
 }
 
 /** How to sign in, printed by the start command. */

@@ -17,7 +17,7 @@ export const importJobs = pgTable(
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     /** What is imported: pipes, POI deliveries or satellite scene lists. */
-    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions'] }).notNull(),
+    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions', 'settlement'] }).notNull(),
     status: text('status', { enum: ['analysed', 'validating', 'writing', 'succeeded', 'failed'] }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),
@@ -54,6 +54,8 @@ export interface ImportResult {
   extent: [number, number, number, number] | null;
   /** The delivery a POI import made. */
   deliveryId?: number;
+  /** The dataset a settlement import made. */
+  datasetId?: number;
 }
 
 export interface ImportProblemRecord {

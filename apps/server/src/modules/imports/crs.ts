@@ -16,6 +16,7 @@ export function projDefinition(srid: number): string | null {
   if (crsName(srid) === null) return null;
   if (srid === 4326 || srid === 4490) return '+proj=longlat +datum=WGS84 +no_defs';
   if (srid === 3857) return 'EPSG:3857';
+  if (srid === 3035) return '+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs';
   if (srid >= 32601 && srid <= 32660) return `+proj=utm +zone=${srid - 32600} +datum=WGS84 +units=m +no_defs`;
   if (srid >= 32701 && srid <= 32760) return `+proj=utm +zone=${srid - 32700} +south +datum=WGS84 +units=m +no_defs`;
   const gk = (centralMeridian: number, falseEasting: number) =>

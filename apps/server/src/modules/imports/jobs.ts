@@ -138,9 +138,17 @@ export function problem(row: number | null, featureId: string | null, field: str
   return { row, featureId, field, reason: { 'zh-CN': translate(key, 'zh-CN', params), 'en-US': translate(key, 'en-US', params) } };
 }
 
+type StagedCleanup = (db: Db, jobId: number) => Promise<void>;
+const stagedCleanups: StagedCleanup[] = [async (db, jobId) => void (await db.delete(pipeImportRows).where(eq(pipeImportRows.jobId, jobId)))];
+
+/** How a kind that stages elsewhere than pipe_import_rows drops what a failed job staged. */
+export function onJobFailed(cleanup: StagedCleanup) {
+  stagedCleanups.push(cleanup);
+}
+
 /** Ends the job as failed with its report; nothing it staged stays. */
 export async function markFailed(db: Db, job: Pick<ImportJob, 'id' | 'workDir'>, problems: ImportProblemRecord[], problemCount = problems.length) {
-  await db.delete(pipeImportRows).where(eq(pipeImportRows.jobId, job.id));
+  for (const cleanup of stagedCleanups) await cleanup(db, job.id);
   await db
     .update(importJobs)
     .set({ status: 'failed', problems: problems.slice(0, MAX_PROBLEMS), problemCount, finishedAt: new Date(), heartbeatAt: new Date() })

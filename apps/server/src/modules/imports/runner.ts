@@ -13,7 +13,7 @@ export const HEARTBEAT_MS = 5_000;
  * (see imports/jobs.ts failStaleJobs).
  */
 export class JobRunner {
-  private readonly running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<number | string, { controller: AbortController; done: Promise<void> }>();
   private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
@@ -21,7 +21,8 @@ export class JobRunner {
     private readonly changes?: ChangeFeed,
   ) {}
 
-  run(job: { id: number; enterpriseId: number }, work: (signal: AbortSignal) => Promise<void>) {
+  /** Runs `work` in the background; a numeric id is an import job (its heartbeat is written), any other key names other work (an analysis). */
+  run(job: { id: number | string; enterpriseId: number }, work: (signal: AbortSignal) => Promise<void>) {
     const jobId = job.id;
     const controller = new AbortController();
     const done = work(controller.signal).finally(() => {
@@ -40,12 +41,17 @@ export class JobRunner {
   }
 
   private async beat() {
-    const ids = [...this.running.keys()];
+    const ids = [...this.running.keys()].filter((id): id is number => typeof id === 'number');
     if (ids.length) await this.db.update(importJobs).set({ heartbeatAt: new Date() }).where(inArray(importJobs.id, ids)).catch(() => {});
   }
 
   /** Resolves when the job has ended (tests and benchmarks wait on it). */
-  async settled(jobId: number) {
+  /** Is this work running on this server? */
+  isRunning(id: number | string) {
+    return this.running.has(id);
+  }
+
+  async settled(jobId: number | string) {
     await this.running.get(jobId)?.done;
   }
 

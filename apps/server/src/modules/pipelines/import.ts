@@ -297,10 +297,26 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
 }
 
 /** The mapping step's answer: checks it against the file's fields and starts the job in the background. */
-export async function startPipeImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, options: PipeImportStart, onError: (error: unknown) => void) {
+export async function startPipeImport(
+  db: Db,
+  limits: ImportLimits,
+  runner: JobRunner,
+  job: ImportJob,
+  options: PipeImportStart,
+  onError: (error: unknown) => void,
+  /** Called once the import wrote its pipes (what depends on the network runs again). */
+  afterImport?: (enterpriseId: number) => void,
+) {
   if (!options.mapping.pipeId) throw badRequest('import.mappingPipeId');
   assertMappingFields(job, options.mapping);
   await assertNoRunningJob(db, job.enterpriseId, 'pipes');
   await markStarted(db, job, options);
-  runner.run(job, (signal) => runPipeImport(db, limits, job, options, signal).catch(onError));
+  runner.run(job, (signal) =>
+    runPipeImport(db, limits, job, options, signal)
+      .then(async () => {
+        const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
+        if (ended?.status === 'succeeded') afterImport?.(job.enterpriseId);
+      })
+      .catch(onError),
+  );
 }

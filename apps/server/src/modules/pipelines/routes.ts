@@ -15,7 +15,7 @@ import * as service from './service.ts';
 
 const tags = ['pipelines'];
 
-export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner }> = async (app, { limits, runner }) => {
+export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number) => void }> = async (app, { limits, runner, afterImport }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
   registerImportRoutes(app, {
@@ -27,7 +27,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     limits,
     suggestMapping: suggestPipeMapping,
     startBody: pipeImportStartBody,
-    start: (request, job, body) => startPipeImport(db, limits, runner, job, body, (error) => request.log.error({ err: error, jobId: job.id }, 'pipe import failed')),
+    start: (request, job, body) => startPipeImport(db, limits, runner, job, body, (error) => request.log.error({ err: error, jobId: job.id }, 'pipe import failed'), afterImport),
   });
 
   api.get(

@@ -11,6 +11,9 @@ import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
 const WKT_COLUMNS = /^(wkt|wkt_geom|geometry|geom|the_geom|shape)$/i;
 const LON_COLUMNS = /^(lon|lng|long|longitude|x|经度)$/i;
 const LAT_COLUMNS = /^(lat|latitude|y|纬度)$/i;
+/** Projected coordinates by name (EGMS ortho products carry only these, in EPSG:3035). */
+const EASTING_COLUMNS = /^(easting|east|东坐标)$/i;
+const NORTHING_COLUMNS = /^(northing|north|北坐标)$/i;
 
 /** The file as text records; read errors reach whoever iterates the result. */
 function records(path: string, encoding: string, onBytes: (n: number) => void, options: CsvOptions): Readable {
@@ -39,7 +42,8 @@ async function headerOf(path: string, encoding: string): Promise<string[]> {
 
 /**
  * A CSV file with a WKT geometry column (as GDAL and QGIS write it) or longitude/latitude columns
- * for points; UTF-8 or GBK. Coordinates are taken as WGS 84 unless the user says otherwise.
+ * for points (or easting/northing: EPSG:3035 in an EGMS file, otherwise the user's choice); UTF-8
+ * or GBK. Coordinates are taken as WGS 84 unless the user says otherwise.
  */
 export async function openCsv(path: string): Promise<Source> {
   const size = (await stat(path)).size;
@@ -52,14 +56,21 @@ export async function openCsv(path: string): Promise<Source> {
   }
   if (header.every((name) => !name.trim())) throw new UnreadableFile('import.emptyFile');
   const wktColumn = header.find((name) => WKT_COLUMNS.test(name));
-  const lonColumn = header.find((name) => LON_COLUMNS.test(name));
-  const latColumn = header.find((name) => LAT_COLUMNS.test(name));
+  let lonColumn = header.find((name) => LON_COLUMNS.test(name));
+  let latColumn = header.find((name) => LAT_COLUMNS.test(name));
+  let crs = crsOfSrid(4326);
+  if (!wktColumn && !(lonColumn && latColumn)) {
+    lonColumn = header.find((name) => EASTING_COLUMNS.test(name));
+    latColumn = header.find((name) => NORTHING_COLUMNS.test(name));
+    // An EGMS point file says what it is by its columns; otherwise the user picks the system.
+    crs = header.includes('mean_velocity') ? crsOfSrid(3035) : null;
+  }
   if (!wktColumn && !(lonColumn && latColumn)) throw new UnreadableFile('import.noGeometryColumn');
   const geometryColumns = new Set(wktColumn ? [wktColumn] : [lonColumn!, latColumn!]);
   let bytesRead = 0;
   return {
     format: 'csv',
-    crs: crsOfSrid(4326),
+    crs,
     progress: () => (size ? bytesRead / size : 1),
     async *features(): AsyncGenerator<SourceFeature> {
       const rows = records(path, encoding, (n) => (bytesRead += n), {

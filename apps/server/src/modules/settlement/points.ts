@@ -1,0 +1,74 @@
+import { eq, sql } from 'drizzle-orm';
+import { SETTLEMENT_CELL_LEVELS_M } from '@console/contract';
+import { queryRows, type Db } from '../../db/client.ts';
+import { copyInto, type CopyWriter } from '../../db/copy.ts';
+import { settlementCells, settlementDatasets } from '../../db/schema.ts';
+
+/** WGS 84 ellipsoid. */
+const A = 6_378_137;
+const E2 = 0.006_694_379_990_14;
+
+/**
+ * Metres per degree of longitude and latitude at a latitude, on the ellipsoid (radii of curvature):
+ * over the few tens of metres of a pipe buffer this matches geodesic distance to well under a
+ * centimetre.
+ */
+export function metresPerDegree(latDeg: number): [number, number] {
+  const phi = (latDeg * Math.PI) / 180;
+  const w = 1 - E2 * Math.sin(phi) ** 2;
+  const n = A / Math.sqrt(w);
+  const m = (A * (1 - E2)) / w ** 1.5;
+  return [(n * Math.cos(phi) * Math.PI) / 180, (m * Math.PI) / 180];
+}
+
+/** The table holding one dataset's points (a partition of settlement_points); the id is ours, never a request's text. */
+export const pointTable = (datasetId: number) => `settlement_points_d${Math.trunc(datasetId)}`;
+
+export async function dropPointTable(db: Db, datasetId: number) {
+  await db.execute(sql.raw(`drop table if exists ${pointTable(datasetId)}`));
+}
+
+/** A grid cell's size in degrees [lon, lat] for a dataset, at the middle latitude of its extent. */
+export function cellDegrees(sizeM: number, bbox: readonly number[]): [number, number] {
+  const [mLon, mLat] = metresPerDegree((bbox[1] + bbox[3]) / 2);
+  return [sizeM / mLon, sizeM / mLat];
+}
+
+/** The columns a dataset's point table is written in, by COPY. */
+export const POINT_COLUMNS = ['dataset_id', 'point_id', 'lon', 'lat', 'velocity', 'velocity_std', 'coherence', 'height', 'acceleration', 'cumulative', 'displacement_hundredth_mm'];
+
+/** A new, unindexed table for the dataset's points and a COPY writer into it (rows in POINT_COLUMNS order). */
+export async function createPointTable(db: Db, datasetId: number): Promise<CopyWriter> {
+  const table = pointTable(datasetId);
+  await db.execute(sql.raw(`create table ${table} (like settlement_points including defaults)`));
+  return copyInto(db, table, POINT_COLUMNS);
+}
+
+/**
+ * Makes a written dataset readable: its table attached as settlement_points' partition (which
+ * builds the indexes, one pass each), its grid cells made, its figures taken, and its status
+ * set ready.
+ */
+export async function finishDataset(db: Db, datasetId: number) {
+  const table = pointTable(datasetId);
+  await db.execute(sql.raw(`alter table settlement_points attach partition ${table} for values in (${Math.trunc(datasetId)})`));
+  const [f] = await queryRows<Record<'count' | 'vmin' | 'vmax' | 'vmean' | 'vstd' | 'minx' | 'miny' | 'maxx' | 'maxy', number>>(
+    db,
+    sql.raw(`select count(*)::int as count, min(velocity) as vmin, max(velocity) as vmax, avg(velocity) as vmean, coalesce(stddev_pop(velocity), 0) as vstd,
+      min(lon) as minx, min(lat) as miny, max(lon) as maxx, max(lat) as maxy from ${table}`),
+  );
+  const bbox = [Number(f.minx), Number(f.miny), Number(f.maxx), Number(f.maxy)] as [number, number, number, number];
+  for (const sizeM of SETTLEMENT_CELL_LEVELS_M) {
+    const [dLon, dLat] = cellDegrees(sizeM, bbox);
+    await db.execute(sql`
+      insert into ${settlementCells} (dataset_id, size_m, cx, cy, lon, lat, count, mean_velocity)
+      select ${datasetId}, ${sizeM}, floor(lon / ${dLon})::int as cx, floor(lat / ${dLat})::int as cy, avg(lon), avg(lat), count(*), avg(velocity)
+      from ${sql.raw(table)} group by 3, 4`);
+  }
+  await db
+    .update(settlementDatasets)
+    .set({ status: 'ready', pointCount: f.count, velocityMin: Number(f.vmin), velocityMax: Number(f.vmax), velocityMean: Number(f.vmean), velocityStd: Number(f.vstd), minx: bbox[0], miny: bbox[1], maxx: bbox[2], maxy: bbox[3] })
+    .where(eq(settlementDatasets.id, datasetId));
+  await db.execute(sql.raw(`analyze ${table}`));
+  return { count: Number(f.count), bbox };
+}

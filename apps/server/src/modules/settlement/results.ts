@@ -1,0 +1,97 @@
+import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import type { Geometry } from 'geojson';
+import { SETTLEMENT_LEVELS, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { pipes, settlementResults } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { exportFeatures, type ExportFormat } from '../exports/features.ts';
+import type { DatasetRow } from './service.ts';
+
+const columns = {
+  pipeRowId: settlementResults.pipeRowId,
+  pipeId: pipes.pipeId,
+  networkType: pipes.networkType,
+  diameterMm: pipes.diameterMm,
+  material: pipes.material,
+  lengthM: pipes.lengthM,
+  pointCount: settlementResults.pointCount,
+  meanVelocity: settlementResults.meanVelocity,
+  minVelocity: settlementResults.minVelocity,
+  maxCumulative: settlementResults.maxCumulative,
+  differential: settlementResults.differential,
+  level: settlementResults.level,
+  crossed: settlementResults.crossed,
+};
+type Row = Omit<SettlementResult, 'level' | 'asOf'> & { level: number };
+
+const view = (dataset: DatasetRow) => (r: Row): SettlementResult => ({
+  ...r,
+  lengthM: Math.round(r.lengthM * 10) / 10,
+  level: SETTLEMENT_LEVELS[r.level] as SettlementLevel,
+  asOf: dataset.dates[dataset.dates.length - 1],
+});
+
+function conditions(dataset: DatasetRow, query: Omit<SettlementResultQuery, 'page' | 'pageSize'>): SQL {
+  const where = [eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun)];
+  if (query.level) where.push(eq(settlementResults.level, SETTLEMENT_LEVELS.indexOf(query.level)));
+  if (query.networkType) where.push(eq(pipes.networkType, query.networkType));
+  if (query.keyword) where.push(ilike(pipes.pipeId, `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  return and(...where)!;
+}
+
+const worstFirst = [desc(settlementResults.level), asc(settlementResults.minVelocity), asc(settlementResults.pipeRowId)];
+
+/** The segments on moving ground, worst first (level, then lowest velocity), a page at a time. */
+export async function listResults(db: Db, dataset: DatasetRow, query: SettlementResultQuery) {
+  const where = conditions(dataset, query);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select(columns).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where).orderBy(...worstFirst).limit(query.pageSize).offset((query.page - 1) * query.pageSize),
+    db.select({ total: sql<number>`count(*)::int` }).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where),
+  ]);
+  return { list: rows.map(view(dataset)), total: Number(total), page: query.page, pageSize: query.pageSize };
+}
+
+/** One segment's result with its line, profile and nearby points. */
+export async function getResult(db: Db, dataset: DatasetRow, pipeRowId: number): Promise<SettlementResultDetail> {
+  const [row] = await db
+    .select({ ...columns, geometry: pipes.geometry, profile: settlementResults.profile, points: settlementResults.points })
+    .from(settlementResults)
+    .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
+    .where(and(eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun), eq(settlementResults.pipeRowId, pipeRowId)));
+  if (!row) throw notFound('notFound.settlementResult');
+  const { geometry, profile, points, ...rest } = row;
+  return { ...view(dataset)(rest), geometry: geometry as LineGeometry, profile, points };
+}
+
+/** Segments at warning or alarm with their lines, for the map (worst first, at most `limit`). */
+export async function flaggedSegments(db: Db, dataset: DatasetRow, limit = 5000) {
+  return db
+    .select({ pipeRowId: settlementResults.pipeRowId, pipeId: pipes.pipeId, level: settlementResults.level, geometry: pipes.geometry })
+    .from(settlementResults)
+    .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
+    .where(and(eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun), sql`${settlementResults.level} > 0`))
+    .orderBy(...worstFirst)
+    .limit(limit)
+    .then((rows) => rows.map((r) => ({ ...r, level: SETTLEMENT_LEVELS[r.level] as SettlementLevel, geometry: r.geometry as LineGeometry })));
+}
+
+const EXPORT_FIELDS = ['pipeId', 'networkType', 'diameterMm', 'material', 'lengthM', 'level', 'pointCount', 'meanVelocity', 'minVelocity', 'maxCumulative', 'differential', 'crossed', 'asOf'] as const;
+
+/** The filtered results as a file, with each crossing written out ("velocity alarm -12.3 <= -10"). */
+export async function exportResults(db: Db, dataset: DatasetRow, query: Omit<SettlementResultQuery, 'page' | 'pageSize'>, format: ExportFormat) {
+  const rows = await db
+    .select({ ...columns, geometry: pipes.geometry })
+    .from(settlementResults)
+    .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
+    .where(conditions(dataset, query))
+    .orderBy(...worstFirst);
+  const features = rows.map(({ geometry, ...r }) => {
+    const result = view(dataset)(r);
+    return {
+      id: result.pipeId,
+      geometry: geometry as Geometry,
+      properties: { ...result, crossed: result.crossed.map((c) => `${c.metric} ${c.level} ${c.value} (${c.metric === 'differential' ? '>=' : '<='} ${c.threshold})`).join('; ') },
+    };
+  });
+  return exportFeatures(features, EXPORT_FIELDS, 'settlement', format);
+}
