@@ -5,10 +5,14 @@ import type { Access } from './context.ts';
 
 const demo = useDemoServer();
 
-/** What each kind of request may ask for: reads never need a writing action, deletes always need "delete". */
+/**
+ * What each kind of request may ask for: reads never need a writing action, deletes always need
+ * "delete". A POST may be a read too: a query whose input is too big for a URL (an area drawn on
+ * the map, to average the points inside).
+ */
 const ACTIONS_BY_METHOD: Record<string, Action[]> = {
   get: ['query', 'get', 'export'],
-  post: ['add', 'edit', 'import', 'enable', 'disable', 'export'],
+  post: ['add', 'edit', 'import', 'enable', 'disable', 'export', 'query'],
   put: ['edit', 'enable', 'disable'],
   patch: ['edit', 'enable', 'disable'],
   delete: ['delete'],

@@ -81,7 +81,7 @@ function refused(status: number | undefined, body: Envelope | undefined): HttpEr
 
 const envelopeOf = async (response: Response): Promise<Envelope | undefined> => (response.headers.get('content-type')?.includes('json') ? response.json().catch(() => undefined) : undefined);
 
-async function send(method: string, url: string, init: { query?: Record<string, unknown>; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+async function send(method: string, url: string, init: { query?: Record<string, unknown>; body?: BodyInit; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
   const search = init.query ? params(init.query).toString() : '';
   let response: Response;
   try {
@@ -90,7 +90,7 @@ async function send(method: string, url: string, init: { query?: Record<string, 
       body: init.body,
       headers: headersFor(init.headers),
       credentials: 'same-origin',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch {
     if (leaving) return never();
@@ -113,7 +113,8 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const JSON_BODY = { 'content-type': 'application/json' };
 
 /** The spec's helpers: GET with query params, POST/PUT form-encoded or JSON, DELETE, GET a blob. */
-export const get = <T>(url: string, query?: Record<string, unknown>) => json<T>(send('GET', url, { query }));
+/** GET; `signal` cancels it (a map window the user has already panned away from). */
+export const get = <T>(url: string, query?: Record<string, unknown>, signal?: AbortSignal) => json<T>(send('GET', url, { query, signal }));
 export const post = <T>(url: string, data?: Record<string, unknown>) => json<T>(send('POST', url, { body: data && params(data), headers: FORM }));
 export const put = <T>(url: string, data?: Record<string, unknown>) => json<T>(send('PUT', url, { body: data && params(data), headers: FORM }));
 export const postJson = <T>(url: string, data: unknown) => json<T>(send('POST', url, { body: JSON.stringify(data), headers: JSON_BODY }));

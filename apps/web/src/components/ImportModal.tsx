@@ -39,8 +39,8 @@ export interface ImportKindProps {
   fields: readonly string[];
   fieldLabel(field: string): string;
   required: Record<string, string>;
-  /** More form items after the mapping (defaults, write mode, project...). */
-  extra?: ReactNode;
+  /** More form items after the mapping (defaults, write mode, project...), given the analysed file. */
+  extra?: ReactNode | ((job: ImportJobView) => ReactNode);
   /** Form values to start from for an analysed file (besides the suggested mapping). */
   initialValues?(job: ImportJobView): Record<string, unknown>;
   /** The success title and detail of a finished job. */
@@ -217,7 +217,7 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
           data-testid="import-srid"
         />
       </Form.Item>
-      {kind.extra}
+      {typeof kind.extra === 'function' ? kind.extra(analysed) : kind.extra}
     </Form>
   );
 

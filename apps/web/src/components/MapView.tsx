@@ -103,6 +103,11 @@ interface MapViewProps {
   measure?: MeasureMode | null;
   /** Lets the user draw one polygon (click the corners, double-click to finish) and drag its corners. */
   drawArea?: { value: AreaGeometry | null; onChange: (area: AreaGeometry | null) => void };
+  /**
+   * Adds a screen's own layers and interactions to the map (settlement points, say); returns how
+   * to remove them. Called again when it changes (keep it stable) or the map is rebuilt.
+   */
+  extend?: (map: OlMap) => (() => void) | void;
 }
 
 const ALL_NETWORKS = Object.keys(NETWORK_MAP_COLOR) as NetworkType[];
@@ -232,7 +237,7 @@ function pipeStyle(visible: Set<string>, srid: number) {
  * in EPSG:4326 or 3857), the enterprise's pipes as vector tiles styled by network type, and
  * project areas. Wrong settings show a readable error over the map.
  */
-export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlays, measure }: MapViewProps) {
+export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlays, measure, extend }: MapViewProps) {
   const { t } = useTranslation();
   const target = useRef<HTMLDivElement>(null);
   const tooltip = useRef<HTMLDivElement>(null);
@@ -414,6 +419,11 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       layer.setOpacity(group.opacity ?? 1);
     }
   }, [overlays, settings]);
+
+  useEffect(() => {
+    if (!map.current || !extend) return;
+    return extend(map.current) ?? undefined;
+  }, [extend, settings]);
 
   // Measuring: one line or polygon at a time, its length or area (on the sphere) shown as it is drawn.
   useEffect(() => {

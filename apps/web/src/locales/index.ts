@@ -23,6 +23,25 @@ const MESSAGES: Record<Language, () => Promise<{ default: Messages }>> = {
 
 async function loadMessages(lang: Language) {
   if (!i18n.hasResourceBundle(lang, 'translation')) i18n.addResourceBundle(lang, 'translation', (await MESSAGES[lang]()).default);
+  await Promise.all([...namespaces.keys()].map((name) => loadNamespaceIn(lang, name)));
+}
+
+type NamespaceLoaders = Record<Language, () => Promise<{ default: object }>>;
+/** A domain's messages (keys under its name), loaded with its pages rather than with the sign-in page. */
+const namespaces = new Map<string, NamespaceLoaders>();
+const loadedNamespaces = new Set<string>();
+
+async function loadNamespaceIn(lang: Language, name: string) {
+  if (loadedNamespaces.has(`${lang}:${name}`)) return;
+  const messages = (await namespaces.get(name)![lang]()).default;
+  i18n.addResourceBundle(lang, 'translation', { [name]: messages }, true, true);
+  loadedNamespaces.add(`${lang}:${name}`);
+}
+
+/** Loads a domain's messages in the current language (and in any language switched to later). */
+export async function loadNamespace(name: string, loaders: NamespaceLoaders) {
+  namespaces.set(name, loaders);
+  await loadNamespaceIn(i18n.language as Language, name);
 }
 
 const firstLanguage = initialLanguage();

@@ -1,0 +1,180 @@
+import { useMemo, useState } from 'react';
+import { Alert, Descriptions, Drawer, Empty, Input, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { NETWORK_TYPES, SETTLEMENT_LEVELS, type AreaGeometry, type MapSettings, type SettlementCrossing, type SettlementDataset, type SettlementResult, type SettlementResultDetail } from '@console/contract';
+import { errorMessage, HttpError } from '../../api/http.ts';
+import { settlementApi, type ResultFilters } from '../../api/settlement.ts';
+import { Authorized } from '../../components/Authorized.tsx';
+import { Chart } from '../../components/Chart.tsx';
+import { ExportMenu } from '../../components/ExportMenu.tsx';
+import { MapView } from '../../components/MapView.tsx';
+import { useSession } from '../../stores/session.ts';
+import { LEVEL_COLOR } from './colors.ts';
+
+const fixed = (v: number | null, digits = 1) => (v === null ? '-' : v.toFixed(digits));
+
+/** One crossing in words: "mean velocity -12.3 mm/yr past -10 by 2.3". */
+export function useCrossingText() {
+  const { t } = useTranslation();
+  return (c: SettlementCrossing) => {
+    const unit = t(`settlement.unit.${c.metric}`);
+    return t('settlement.crossing', { metric: t(`settlement.metric.${c.metric}`), value: `${c.value} ${unit}`, threshold: c.threshold, by: c.by });
+  };
+}
+
+/** A segment's result: the thresholds it crossed, the profile along it (median, 25-75 %), its nearest points. */
+function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: SettlementDataset; pipeRowId: number | null; onClose(): void; onShowPoint(id: number): void }) {
+  const { t } = useTranslation();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const crossingText = useCrossingText();
+  const detail = useQuery({ queryKey: ['settlement', enterpriseID, 'result', dataset.id, pipeRowId], queryFn: () => settlementApi.result(dataset.id, pipeRowId!), enabled: pipeRowId !== null, retry: false });
+  const r = detail.data?.result;
+  const profile = useMemo(() => {
+    if (!r) return null;
+    const x = (b: SettlementResultDetail['profile'][number]) => Math.round((b.fromM + b.toM) / 2);
+    return {
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0, data: [t('settlement.detail.band'), t('settlement.detail.median'), t('settlement.point.velocity')] },
+      grid: { left: 48, right: 16, top: 36, bottom: 40 },
+      xAxis: { type: 'value', name: t('settlement.detail.distance'), nameLocation: 'middle', nameGap: 26, min: 0, max: Math.ceil(r.lengthM) },
+      yAxis: { type: 'value', name: t('settlement.unit.velocity') },
+      series: [
+        // The 25-75 % band: q25 as an invisible base, the band's width stacked on it (all signs: velocities are negative).
+        { name: 'q25', type: 'line', stack: 'band', stackStrategy: 'all', data: r.profile.map((b) => [x(b), b.q25]), lineStyle: { opacity: 0 }, symbol: 'none', tooltip: { show: false } },
+        { name: t('settlement.detail.band'), type: 'line', stack: 'band', stackStrategy: 'all', color: 'rgba(22,119,255,0.35)', data: r.profile.map((b) => [x(b), Math.round((b.q75 - b.q25) * 100) / 100]), lineStyle: { opacity: 0 }, symbol: 'none', areaStyle: { color: 'rgba(22,119,255,0.2)' } },
+        { name: t('settlement.detail.median'), type: 'line', data: r.profile.map((b) => [x(b), b.median]), color: '#1677ff' },
+        { name: t('settlement.point.velocity'), type: 'scatter', data: r.points.map((p) => [p.alongM, p.velocity]), symbolSize: 5, color: '#8c8c8c' },
+      ],
+    };
+  }, [r, t]);
+  return (
+    <Drawer open={pipeRowId !== null} onClose={onClose} width={560} title={r ? t('settlement.detail.title', { pipeId: r.pipeId }) : ''} destroyOnHidden data-testid="settlement-result-drawer">
+      {detail.isError && <Alert type="info" showIcon message={detail.error instanceof HttpError && detail.error.status === 404 ? t('settlement.results.noResult') : errorMessage(detail.error)} />}
+      {detail.isLoading && <Skeleton active />}
+      {r && (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Space>
+            <Tag color={LEVEL_COLOR[r.level]} data-testid="result-level">{t(`settlement.level.${r.level}`)}</Tag>
+            <Typography.Text type="secondary">{t('settlement.detail.asOf', { date: r.asOf })}</Typography.Text>
+          </Space>
+          {r.crossed.map((c) => (
+            <Alert key={c.metric} type={c.level === 'alarm' ? 'error' : 'warning'} showIcon message={crossingText(c)} data-testid="result-crossing" />
+          ))}
+          <Descriptions size="small" column={2} bordered>
+            <Descriptions.Item label={t('settlement.results.network')}>{t(`network.${r.networkType}`)} DN{r.diameterMm ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('settlement.results.points')}>{r.pointCount}</Descriptions.Item>
+            <Descriptions.Item label={t('settlement.results.meanVelocity')}>{fixed(r.meanVelocity)} {t('settlement.unit.velocity')}</Descriptions.Item>
+            <Descriptions.Item label={t('settlement.results.minVelocity')}>{fixed(r.minVelocity)} {t('settlement.unit.velocity')}</Descriptions.Item>
+            <Descriptions.Item label={t('settlement.results.maxCumulative')}>{fixed(r.maxCumulative)} mm</Descriptions.Item>
+            <Descriptions.Item label={t('settlement.results.differential')}>{fixed(r.differential)} {t('settlement.unit.differential')}</Descriptions.Item>
+          </Descriptions>
+          <Typography.Text strong>{t('settlement.detail.profile')}</Typography.Text>
+          <div data-testid="result-profile">{profile && <Chart option={profile} height={240} />}</div>
+          <Typography.Text strong>{t('settlement.detail.nearPoints')}</Typography.Text>
+          <Table
+            rowKey="id"
+            size="small"
+            pagination={{ pageSize: 10, size: 'small' }}
+            dataSource={r.points}
+            columns={[
+              { title: t('settlement.point.pointId'), dataIndex: 'pointId' },
+              { title: t('settlement.detail.along'), dataIndex: 'alongM', align: 'right', render: (v: number) => v.toFixed(1) },
+              { title: t('settlement.detail.offset'), dataIndex: 'offsetM', align: 'right', render: (v: number) => v.toFixed(1) },
+              { title: t('settlement.point.velocity'), dataIndex: 'velocity', align: 'right', render: (v: number) => v.toFixed(1) },
+              { title: '', render: (_, p) => <Typography.Link onClick={() => onShowPoint(p.id)}>{t('settlement.detail.showSeries')}</Typography.Link> },
+            ]}
+          />
+        </Space>
+      )}
+    </Drawer>
+  );
+}
+
+/** The pipes on moving ground: ranked results, their map coloured by level, and each one's detail. */
+export function ResultsTab({ dataset, settings, onShowPoint }: { dataset: SettlementDataset; settings: MapSettings | undefined; onShowPoint(id: number): void }) {
+  const { t } = useTranslation();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const crossingText = useCrossingText();
+  const [filters, setFilters] = useState<ResultFilters>({});
+  const [page, setPage] = useState({ page: 1, pageSize: 20 });
+  const [open, setOpen] = useState<number | null>(null);
+  const key = ['settlement', enterpriseID, 'results', dataset.id, dataset.analysis.analysedAt];
+  const results = useQuery({ queryKey: [...key, filters, page], queryFn: () => settlementApi.results(dataset.id, { ...filters, ...page }), placeholderData: keepPreviousData });
+  const flagged = useQuery({ queryKey: [...key, 'flagged'], queryFn: () => settlementApi.flagged(dataset.id) });
+  const overlays = useMemo(
+    () => [
+      {
+        key: 'flagged',
+        features: (flagged.data?.result ?? []).map((f) => ({ id: f.pipeRowId, geometry: f.geometry as unknown as AreaGeometry, color: LEVEL_COLOR[f.level], label: `${f.pipeId} · ${t(`settlement.level.${f.level}`)}`, selected: f.pipeRowId === open })),
+        onClick: (id: number) => setOpen(id),
+      },
+    ],
+    [flagged.data, open, t],
+  );
+  const set = (patch: ResultFilters) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage((p) => ({ ...p, page: 1 }));
+  };
+  if (dataset.analysis.status === 'none' || !dataset.analysis.summary) return <Empty description={t('settlement.results.noneYet')} />;
+  return (
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
+      <Space wrap style={{ width: '100%' }}>
+        <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allLevels')} value={filters.level} onChange={(level) => set({ level })} options={SETTLEMENT_LEVELS.map((l) => ({ value: l, label: t(`settlement.level.${l}`) }))} data-testid="results-level" />
+        <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allNetworks')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
+        <Input.Search allowClear style={{ width: 200 }} placeholder={t('settlement.results.keyword')} onSearch={(keyword) => set({ keyword: keyword || undefined })} />
+        <Authorized action="export">
+          <ExportMenu fetch={(format) => settlementApi.exportResults(dataset.id, filters, format).catch((error) => (message.error(errorMessage(error)), Promise.reject(error)))} baseName="settlement-results" testId="results-export" />
+        </Authorized>
+      </Space>
+      <div style={{ flex: '3 1 560px', minWidth: 0 }}>
+        <Table<SettlementResult>
+          rowKey="pipeRowId"
+          size="small"
+          loading={results.isFetching}
+          dataSource={results.data?.result.list}
+          scroll={{ x: 'max-content' }}
+          data-testid="results-table"
+          onRow={(r) => ({ onClick: () => setOpen(r.pipeRowId), style: { cursor: 'pointer' } })}
+          rowClassName={(r) => (r.pipeRowId === open ? 'ant-table-row-selected' : '')}
+          pagination={{
+            current: page.page,
+            pageSize: page.pageSize,
+            total: results.data?.result.total,
+            size: 'small',
+            showSizeChanger: false,
+            onChange: (p) => setPage((old) => ({ ...old, page: p })),
+            showTotal: (total) => <span data-testid="results-total">{t('settlement.results.total', { total })}</span>,
+          }}
+          columns={[
+            { title: t('settlement.results.level'), dataIndex: 'level', render: (l: SettlementResult['level']) => <Tag color={LEVEL_COLOR[l]}>{t(`settlement.level.${l}`)}</Tag> },
+            { title: t('settlement.results.pipeId'), dataIndex: 'pipeId' },
+            { title: t('settlement.results.network'), dataIndex: 'networkType', render: (n: string, r) => `${t(`network.${n}`)} DN${r.diameterMm ?? '-'}` },
+            { title: t('settlement.results.points'), dataIndex: 'pointCount', align: 'right' },
+            { title: `${t('settlement.results.meanVelocity')} (${t('settlement.unit.velocity')})`, dataIndex: 'meanVelocity', align: 'right', render: (v: number) => fixed(v) },
+            { title: `${t('settlement.results.maxCumulative')} (mm)`, dataIndex: 'maxCumulative', align: 'right', render: (v: number) => fixed(v) },
+            { title: t('settlement.results.differential'), dataIndex: 'differential', align: 'right', render: (v: number | null) => fixed(v) },
+            { title: t('settlement.results.crossed'), dataIndex: 'crossed', render: (crossed: SettlementCrossing[]) => <Typography.Text style={{ fontSize: 12 }}>{crossed.map(crossingText).join('; ') || '-'}</Typography.Text> },
+          ]}
+        />
+      </div>
+      <div style={{ flex: '2 1 380px', minWidth: 0 }}>
+        {settings ? (
+          <MapView settings={settings} height={560} overlays={overlays} focus={dataset.bbox} onPipeClick={(p) => setOpen(Number(p.id))} />
+        ) : (
+          <Skeleton active />
+        )}
+        <Space wrap style={{ marginTop: 8 }}>
+          {(['alarm', 'warn'] as const).map((l) => (
+            <Space key={l} size={4}>
+              <span style={{ display: 'inline-block', width: 14, height: 4, background: LEVEL_COLOR[l] }} />
+              {t(`settlement.level.${l}`)}
+            </Space>
+          ))}
+          <Typography.Text type="secondary">{t('settlement.results.clickPipe')}</Typography.Text>
+        </Space>
+      </div>
+      <ResultDrawer dataset={dataset} pipeRowId={open} onClose={() => setOpen(null)} onShowPoint={onShowPoint} />
+    </div>
+  );
+}
