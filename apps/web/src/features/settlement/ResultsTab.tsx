@@ -122,7 +122,7 @@ export function ResultsTab({ dataset, settings, onShowPoint }: { dataset: Settle
       <Space wrap style={{ width: '100%' }}>
         <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allLevels')} value={filters.level} onChange={(level) => set({ level })} options={SETTLEMENT_LEVELS.map((l) => ({ value: l, label: t(`settlement.level.${l}`) }))} data-testid="results-level" />
         <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allNetworks')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
-        <Input.Search allowClear style={{ width: 200 }} placeholder={t('settlement.results.keyword')} onSearch={(keyword) => set({ keyword: keyword || undefined })} />
+        <Input.Search allowClear style={{ width: 200 }} placeholder={t('settlement.results.keyword')} onSearch={(keyword) => set({ keyword: keyword || undefined })} data-testid="results-keyword" />
         <Authorized action="export">
           <ExportMenu fetch={(format) => settlementApi.exportResults(dataset.id, filters, format).catch((error) => (message.error(errorMessage(error)), Promise.reject(error)))} baseName="settlement-results" testId="results-export" />
         </Authorized>
@@ -144,7 +144,7 @@ export function ResultsTab({ dataset, settings, onShowPoint }: { dataset: Settle
             size: 'small',
             showSizeChanger: false,
             onChange: (p) => setPage((old) => ({ ...old, page: p })),
-            showTotal: (total) => <span data-testid="results-total">{t('settlement.results.total', { total })}</span>,
+            showTotal: (total) => <span data-testid="results-total">{t('settlement.results.total', { count: total, n: total.toLocaleString() })}</span>,
           }}
           columns={[
             { title: t('settlement.results.level'), dataIndex: 'level', render: (l: SettlementResult['level']) => <Tag color={LEVEL_COLOR[l]}>{t(`settlement.level.${l}`)}</Tag> },

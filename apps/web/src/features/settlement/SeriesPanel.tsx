@@ -73,6 +73,9 @@ export function SeriesPanel({ dates, points, average, onRemove, onClear }: { dat
         </Space>
       </Space>
       {average && !average.count && <Typography.Text type="secondary">{t('settlement.areaEmpty')}</Typography.Text>}
+      {average && average.count > 0 && (
+        <Typography.Text data-testid="series-area">{`${t('settlement.area', { count: average.count })} · ${t('settlement.point.velocity')} ${round1(average.meanVelocity)} ${t('settlement.unit.velocity')}`}</Typography.Text>
+      )}
       <div data-testid="series-chart">
         <Chart option={option} height={300} />
       </div>

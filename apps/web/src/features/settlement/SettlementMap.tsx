@@ -128,7 +128,9 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
         }
         controller?.abort();
         const mine = (controller = new AbortController());
-        const query: WindowQuery = { bbox: box.map((v) => v.toFixed(6)).join(','), resolution: metresPerPixel, velocityMin: f.velocityMin, velocityMax: f.velocityMax, coherenceMin: f.coherenceMin };
+        // Rounded outwards: a point on the dataset's edge stays inside the window.
+        const outwards = [Math.floor(box[0] * 1e6) / 1e6, Math.floor(box[1] * 1e6) / 1e6, Math.ceil(box[2] * 1e6) / 1e6, Math.ceil(box[3] * 1e6) / 1e6];
+        const query: WindowQuery = { bbox: outwards.join(','), resolution: metresPerPixel, velocityMin: f.velocityMin, velocityMax: f.velocityMax, coherenceMin: f.coherenceMin };
         if (f.between) [query.from, query.to] = f.between;
         settlementApi
           .window(dataset.id, query, mine.signal)
@@ -235,7 +237,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
       <div ref={tooltip} data-testid="settlement-tooltip" style={{ position: 'absolute', display: 'none', pointerEvents: 'none', background: 'rgba(0,0,0,0.75)', color: '#fff', padding: '2px 8px', borderRadius: 4, fontSize: 12, whiteSpace: 'nowrap' }} />
       {state && (
         <div style={{ position: 'absolute', left: 8, bottom: 8, background: 'rgba(255,255,255,0.9)', padding: '2px 8px', borderRadius: 4, fontSize: 12 }} data-testid="settlement-window">
-          {state.kind === 'cells' ? t('settlement.cells', { size: state.cellM }) : state.truncated ? t('settlement.truncated') : t('settlement.points', { count: state.count })}
+          {state.kind === 'cells' ? t('settlement.cells', { size: state.cellM }) : state.truncated ? t('settlement.truncated') : t('settlement.points', { count: state.count, n: state.count.toLocaleString() })}
         </div>
       )}
       {failed && <Alert type="error" showIcon message={failed} style={{ position: 'absolute', top: 8, left: 8, right: 8 }} />}

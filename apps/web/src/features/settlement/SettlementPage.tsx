@@ -33,7 +33,7 @@ function DatasetSummary({ dataset }: { dataset: SettlementDataset }) {
     [dataset.sensor, dataset.track && `T${dataset.track}`, dataset.orbit && t(`settlement.orbit.${dataset.orbit}`)].filter(Boolean).join(' '),
     t(`settlement.direction.${dataset.direction}`),
     t('settlement.period', { from: dataset.dates[0], to: dataset.dates[dataset.dates.length - 1], count: dataset.dates.length }),
-    t('settlement.points', { count: dataset.pointCount.toLocaleString() as never }),
+    t('settlement.points', { count: dataset.pointCount, n: dataset.pointCount.toLocaleString() }),
     t('settlement.velocityStats', { min: dataset.velocity.min.toFixed(1), max: dataset.velocity.max.toFixed(1), mean: dataset.velocity.mean.toFixed(1) }),
   ].filter(Boolean);
   const a = dataset.analysis;
@@ -137,7 +137,7 @@ export default function SettlementPage() {
           value={dataset?.id}
           onChange={setDatasetId}
           placeholder={t('settlement.dataset')}
-          options={list.map((d) => ({ value: d.id, label: `${d.name} (${t('settlement.points', { count: d.pointCount.toLocaleString() as never })})` }))}
+          options={list.map((d) => ({ value: d.id, label: `${d.name} (${t('settlement.points', { count: d.pointCount, n: d.pointCount.toLocaleString() })})` }))}
           data-testid="settlement-dataset"
         />
         <Authorized action="import">
