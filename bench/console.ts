@@ -29,6 +29,7 @@ const ROUTES: { name: string; path: string; signedIn: boolean; then?: string }[]
   { name: 'pipelines (table + map)', path: '/enterprise/pipeLine', signedIn: true },
   { name: 'leak detection (list + map)', path: '/leak', signedIn: true },
   { name: 'leak detection, Results tab (charts)', path: '/leak', signedIn: true, then: 'leak-metrics-tab' },
+  { name: 'settlement (WebGL points, series)', path: '/settlement', signedIn: true },
   { name: 'POI overlay', path: '/project/poiControl', signedIn: true },
   { name: 'SAOCOM platform', path: '/platform/saocom', signedIn: true },
   { name: 'enterprise members', path: '/enterprise/users', signedIn: true },
@@ -83,6 +84,11 @@ export async function measureConsoleWeight(say: (line: string) => void) {
       const kb = bytes / 1000;
       const goal = route.name === 'sign-in' ? ` (goal <= ${SIGN_IN_GOAL_KB} KB: ${kb <= SIGN_IN_GOAL_KB ? 'met' : 'missed'})` : '';
       say(`  ${route.name.padEnd(38)} ${kb.toFixed(0).padStart(5)} KB in ${String(scripts.size).padStart(3)} files${goal}`);
+      // BENCH_CONSOLE_FILES=<route name> lists that route's files, largest first (to see what a change added).
+      if (process.env.BENCH_CONSOLE_FILES === route.name) {
+        const sizes = await Promise.all([...scripts].map(async (script) => [script, await gzipSize(script)] as const));
+        for (const [script, size] of sizes.sort((a, b) => b[1] - a[1])) say(`      ${(size / 1000).toFixed(1).padStart(6)} KB  ${script}`);
+      }
       await context.close();
     }
   } finally {

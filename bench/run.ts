@@ -8,7 +8,8 @@
  *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
  *  2. the pipe list's requests over that network on PostgreSQL (keyset pages, keyword, filters);
  *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
- *     against the same tiles made by PostGIS ST_AsMVT in the same run.
+ *     against the same tiles made by PostGIS ST_AsMVT in the same run;
+ *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts).
  * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
  * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
  */
@@ -32,68 +33,14 @@ import { pipeListQuery } from '@console/contract';
 import { UploadedFile } from '../apps/server/src/http/uploads.ts';
 import { writeGeoJson } from './files.ts';
 import { measureConsoleWeight } from './console.ts';
+import { benchSettlement } from './settlement.ts';
+import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
-/** Peak resident memory of this process while `work` runs (sampled every 50 ms). */
-async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ value: T; peakRss: number; ms: number }> {
-  let peakRss = process.memoryUsage().rss;
-  const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-  const started = performance.now();
-  try {
-    const value = await work();
-    return { value, peakRss: Math.max(peakRss, process.memoryUsage().rss), ms: performance.now() - started };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/** A new empty database on the PostgreSQL server, for a server process to seed; dropped by the returned function. */
-async function emptyServerDatabase() {
-  const name = `console_bench_${Date.now()}_${Math.floor(Math.random() * 1000)}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: SERVER_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
-/** A database for one run: embedded PGlite in a folder, or a new database on the server (dropped at the end). */
-async function freshDatabase(kind: 'pglite' | 'postgres', dir: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: join(dir, 'pglite') });
-    await migrateDatabase(database);
-    return { database, drop: async () => database.close() };
-  }
-  const created = await emptyServerDatabase();
-  const database = await openDatabase({ databaseUrl: created.url, dataDir: null });
-  await migrateDatabase(database);
-  return {
-    database,
-    url: created.url,
-    drop: async () => {
-      await database.close();
-      await created.drop();
-    },
-  };
-}
 
 /** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
 async function importNetwork(database: Database, dir: string, file: string, enterpriseId: number) {
@@ -111,23 +58,6 @@ async function importNetwork(database: Database, dir: string, file: string, ente
     if (done.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(done.problems.slice(0, 3))}`);
     return done.rowsWritten;
   });
-}
-
-async function hasCommand(command: string) {
-  return run(command, ['--version']).then(() => true, () => false);
-}
-
-async function postgisAvailable(url: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('create extension if not exists postgis');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end();
-  }
 }
 
 /** The web-mercator tiles at zoom z over the city, a deterministic sample of `count`. */
@@ -391,6 +321,9 @@ async function main() {
     say(`\nAPI at ${CONNECTIONS} connections over the imported network`);
     for (const line of millionApi) say(line);
     await server.drop();
+
+    // 4. Settlement: ingest and the pipe-point join.
+    await benchSettlement(say);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -48,7 +48,7 @@ test.describe('sign-in', () => {
     await page.goto('/user/login');
     await expect(page.getByTestId('login-submit')).toBeVisible();
     expect(scripts.length).toBeGreaterThan(0);
-    for (const script of scripts) expect(script).not.toMatch(/table|ol[-.]|openlayers|echarts|ConsoleLayout|pro-layout/i);
+    for (const script of scripts) expect(script).not.toMatch(/\btable|ol[-.]|openlayers|echarts|ConsoleLayout|pro-layout/i);
   });
 
   test('a route chunk that cannot load shows a failure with retry', async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { Language } from './envelope.ts';
-import { SETTLEMENT_MESSAGES } from './settlement.ts';
+import { SETTLEMENT_MESSAGES } from './settlementMessages.ts';
 
 /**
  * Messages the server sends and custom validation messages of the contract, in both languages.
@@ -228,13 +228,15 @@ const CORE_MESSAGES = {
   'import.internal': { 'en-US': 'the import failed unexpectedly; nothing was written', 'zh-CN': '导入意外失败，未写入任何数据' },
 } as const satisfies Record<string, Record<Language, string>>;
 
-/** Every message: the core ones and each domain's. */
-export const MESSAGES = { ...CORE_MESSAGES, ...SETTLEMENT_MESSAGES };
+/** Every message table: the core one and each domain's (kept apart, not merged at load: a bundle takes only what it uses). */
+const TABLES = [CORE_MESSAGES, SETTLEMENT_MESSAGES] as const;
 
-export type MessageKey = keyof typeof MESSAGES;
+export type MessageKey = keyof typeof CORE_MESSAGES | keyof typeof SETTLEMENT_MESSAGES;
+
+const tableOf = (key: string) => TABLES.find((table) => Object.prototype.hasOwnProperty.call(table, key)) as Record<string, Record<Language, string>> | undefined;
 
 export function isMessageKey(key: string): key is MessageKey {
-  return Object.prototype.hasOwnProperty.call(MESSAGES, key);
+  return tableOf(key) !== undefined;
 }
 
 /** A message parameter: the same in every language, or worded per language (a status name, say). */
@@ -242,7 +244,7 @@ export type MessageParam = string | number | Record<Language, string>;
 
 /** The message in `lang`, with {name} placeholders filled from `params`. */
 export function translate(key: MessageKey, lang: Language, params: Record<string, MessageParam> = {}): string {
-  const text = MESSAGES[key][lang];
+  const text = tableOf(key)![key][lang];
   if (!text.includes('{')) return text;
   return text.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];

@@ -86,6 +86,8 @@ const PIPE_BATCH = 1000;
 export interface SeedOptions {
   /** How many pipe segments the demo city has (main: 20,000; tests use fewer). */
   cityPipes?: number;
+  /** InSAR points of the demo settlement dataset (default five per segment; 0: none). */
+  settlementPoints?: number;
 }
 
 /**
@@ -197,7 +199,9 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
     return { enterpriseIds, projectIds };
   });
   // Five InSAR points per pipe segment: 100,000 over the 20,000-segment city.
-  const datasetId = await seedDemoSettlement(db, city, { enterpriseId: seeded.enterpriseIds.water, projectId: seeded.projectIds.jiangnanCorridor ?? null, points: city.pipes.length * 5 });
+  const points = options.settlementPoints ?? city.pipes.length * 5;
+  if (!points) return;
+  const datasetId = await seedDemoSettlement(db, city, { enterpriseId: seeded.enterpriseIds.water, projectId: seeded.projectIds.jiangnanCorridor ?? null, points });
   await analyseDataset(db, await getDataset(db, seeded.enterpriseIds.water, datasetId), new AbortController().signal);
 }
 

@@ -39,15 +39,23 @@ export function dateFields(fieldNames: string[]): { names: string[]; dates: stri
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).trim());
 
+type FieldReader = (feature: SourceFeature, name: string) => unknown;
+
+/** Reads a feature's field by name: by position in a CSV row (a delivery has a column per date), else by name. */
+function fieldReader(columns: readonly string[] | undefined): FieldReader {
+  const position = new Map((columns ?? []).map((name, index) => [name.trim(), index]));
+  return (feature, name) => (feature.values && position.has(name) ? feature.values[position.get(name)!] : feature.properties[name]);
+}
+
 /** One checked point as COPY values (POINT_COLUMNS after dataset_id), or its problems. */
-function pointFromFeature(feature: SourceFeature, options: SettlementImportStart, dateNames: string[], reproject: Reproject): { pointId: string; values: unknown[] } | { problems: ImportProblemRecord[] } {
+function pointFromFeature(feature: SourceFeature, read: FieldReader, options: SettlementImportStart, dateNames: string[], reproject: Reproject): { pointId: string; values: unknown[] } | { problems: ImportProblemRecord[] } {
   const field = (target: SettlementImportField) => options.mapping[target];
-  const pointId = text(field('pointId') ? feature.properties[field('pointId')!] : '') || `P${feature.row}`;
+  const pointId = text(field('pointId') ? read(feature, field('pointId')!) : '') || `P${feature.row}`;
   const problems: ImportProblemRecord[] = [];
   const here = (name: string, key: MessageKey, params = {}) => problems.length < 20 && problems.push(problem(feature.row, pointId, name, key, params));
   const number = (target: SettlementImportField, required: boolean): number | null => {
     const name = field(target);
-    const raw = name ? text(feature.properties[name]) : '';
+    const raw = name ? text(read(feature, name)) : '';
     if (!raw) {
       if (required) here(`${target}${name ? ` (${name})` : ''}`, 'settlement.velocityMissing');
       return null;
@@ -66,7 +74,7 @@ function pointFromFeature(feature: SourceFeature, options: SettlementImportStart
   const series: (number | null)[] = new Array(dateNames.length);
   let cumulative = 0;
   for (let i = 0; i < dateNames.length; i++) {
-    const raw = feature.properties[dateNames[i]];
+    const raw = read(feature, dateNames[i]);
     const rawText = typeof raw === 'number' ? null : text(raw);
     if (rawText === '') {
       series[i] = null;
@@ -148,10 +156,11 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
     const seen = new Set<string>();
     let rowsRead = 0;
     let reportedAt = Date.now();
+    const read = fieldReader(source.columns);
     try {
       for await (const feature of source.features()) {
         rowsRead++;
-        const result = pointFromFeature(feature, options, columns.names, reproject);
+        const result = pointFromFeature(feature, read, options, columns.names, reproject);
         let found: ImportProblemRecord[] = 'problems' in result ? result.problems : [];
         if ('pointId' in result) {
           if (seen.has(result.pointId)) found = [problem(feature.row, result.pointId, 'pointId', 'settlement.duplicatePoint', { pointId: result.pointId })];

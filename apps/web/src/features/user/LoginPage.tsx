@@ -1,7 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Input } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert } from 'antd';
+import { EyeInvisibleOutlined, EyeOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, HttpError } from '../../api/http.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
@@ -16,10 +16,30 @@ const RecoverDialog = later(() => import('./RecoverDialog.tsx').then((m) => m.de
 type Field = 'username' | 'password';
 
 /** One sign-in input with the reason it is refused under it (described by it for screen readers). */
-function LoginField({ field, error, children }: { field: Field; error: string | null; children: (props: { status?: 'error'; 'aria-invalid': boolean; 'aria-describedby': string }) => ReactNode }) {
+/**
+ * One sign-in input with its icon (and, for the password, the show/hide eye), drawn like antd's
+ * large input: antd's Input brings TextArea, Search and their styles, more than this whole page.
+ */
+function LoginInput({ field, icon, error, ...input }: { field: Field; icon: ReactNode; error: string | null } & InputHTMLAttributes<HTMLInputElement>) {
+  const [shown, setShown] = useState(false);
+  const password = field === 'password';
+  return (
+    <span className={`login-input${error ? ' login-input-error' : ''}`}>
+      <span className="login-input-icon">{icon}</span>
+      <input {...input} type={password && !shown ? 'password' : 'text'} aria-invalid={Boolean(error)} aria-describedby={`login-${field}-error`} />
+      {password && (
+        <span className="login-input-icon login-input-eye" role="button" tabIndex={-1} aria-label={shown ? 'hide' : 'show'} onClick={() => setShown((v) => !v)}>
+          {shown ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function LoginField({ field, error, children }: { field: Field; error: string | null; children: ReactNode }) {
   return (
     <div className="login-field">
-      {children({ status: error ? 'error' : undefined, 'aria-invalid': Boolean(error), 'aria-describedby': `login-${field}-error` })}
+      {children}
       {error && (
         <div className="login-field-error" role="alert" id={`login-${field}-error`}>
           {error}
@@ -89,32 +109,28 @@ export default function LoginPage() {
       <form name="login" onSubmit={onSubmit} noValidate>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 24 }} data-testid="login-error" />}
         <LoginField field="username" error={shown('username')}>
-          {(state) => (
-            <Input
-              size="large"
-              prefix={<UserOutlined />}
-              placeholder={t('user.login.username')}
-              autoComplete="username"
-              value={values.username}
-              onChange={(e) => change('username', e.target.value)}
-              {...state}
-              data-testid="login-username"
-            />
-          )}
+          <LoginInput
+            field="username"
+            error={shown('username')}
+            icon={<UserOutlined />}
+            placeholder={t('user.login.username')}
+            autoComplete="username"
+            value={values.username}
+            onChange={(e) => change('username', e.target.value)}
+            data-testid="login-username"
+          />
         </LoginField>
         <LoginField field="password" error={shown('password')}>
-          {(state) => (
-            <Input.Password
-              size="large"
-              prefix={<LockOutlined />}
-              placeholder={t('user.login.password')}
-              autoComplete="current-password"
-              value={values.password}
-              onChange={(e) => change('password', e.target.value)}
-              {...state}
-              data-testid="login-password"
-            />
-          )}
+          <LoginInput
+            field="password"
+            error={shown('password')}
+            icon={<LockOutlined />}
+            placeholder={t('user.login.password')}
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => change('password', e.target.value)}
+            data-testid="login-password"
+          />
         </LoginField>
         <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 24 }}>
           <a onClick={() => setRecovering(true)} data-testid="login-forgot">

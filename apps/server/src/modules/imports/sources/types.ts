@@ -10,6 +10,8 @@ export interface SourceFeature {
   properties: Record<string, unknown>;
   /** Set when the row itself cannot be read (e.g. bad WKT in a CSV). */
   problem?: MessageKey;
+  /** A CSV row's fields in the order of the source's `columns` (readers of wide files use them by position). */
+  values?: readonly string[];
 }
 
 /** An opened import file: what it says of itself, and its features one by one (streamed). */
@@ -20,6 +22,8 @@ export interface Source {
   features(): AsyncGenerator<SourceFeature>;
   /** Share of the file read so far, 0..1. */
   progress(): number;
+  /** A CSV's header, in file order. */
+  columns?: readonly string[];
 }
 
 /** Absolute paths (two or more segments) where a message names a file on the server's disk. */

@@ -1,0 +1,178 @@
+/**
+ * Settlement benchmarks (part of npm run bench; alone: npm run bench:settlement), on the local
+ * PostgreSQL server, in process:
+ *  1. ingest of an EGMS-layout CSV (1,000,000 points x 100 dates) through the import job, against
+ *     PostgreSQL COPY of the same file into a plain table (one column per CSV column);
+ *  2. the pipe-point join of the analysis (100,000 segments x 1,000,000 points within 20 m), against
+ *     PostGIS ST_DWithin on geography with GiST indexes, grouped the same way (points per
+ *     segment), with a check that both find the same points for every segment.
+ * BENCH_SETTLEMENT_POINTS and BENCH_SETTLEMENT_PIPES change the sizes.
+ */
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { DEFAULT_SETTLEMENT_THRESHOLDS } from '@console/contract';
+import { generateCity } from '../apps/server/src/demo/city.ts';
+import { seedDemo } from '../apps/server/src/demo/seed.ts';
+import { demoGroundMotion, demoVelocityAt, seedDemoSettlement } from '../apps/server/src/demo/settlement.ts';
+import { seededRandom } from '../apps/server/src/demo/random.ts';
+import { pipes } from '../apps/server/src/db/schema.ts';
+import { UploadedFile } from '../apps/server/src/http/uploads.ts';
+import { analyseUpload, getImportJob } from '../apps/server/src/modules/imports/jobs.ts';
+import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
+import { startSettlementImport, suggestSettlementMapping } from '../apps/server/src/modules/settlement/import.ts';
+import { indexPoints, loadPoints, pointsNearLine } from '../apps/server/src/modules/settlement/analysis.ts';
+import type { LineGeometry } from '@console/contract';
+import { freshDatabase, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
+
+const POINTS = Number(process.env.BENCH_SETTLEMENT_POINTS ?? 1_000_000);
+const PIPES = Number(process.env.BENCH_SETTLEMENT_PIPES ?? 100_000);
+const DATES = 100;
+const BUFFER_M = DEFAULT_SETTLEMENT_THRESHOLDS.bufferM;
+
+const EGMS_COLUMNS = ['pid', 'mp_type', 'latitude', 'longitude', 'easting', 'northing', 'height', 'height_wgs84', 'line', 'pixel', 'rmse', 'temporal_coherence', 'amplitude_dispersion', 'incidence_angle', 'track_angle', 'los_east', 'los_north', 'los_up', 'mean_velocity', 'mean_velocity_std', 'acceleration', 'acceleration_std', 'seasonality', 'seasonality_std'];
+
+/** An EGMS L2b-layout CSV over the demo city: velocities from its ground motion, 100 dates 6 days apart. */
+async function writeEgmsCsv(path: string, points: number) {
+  const city = generateCity({ pipes: 20_000 });
+  const motion = demoGroundMotion(city);
+  const random = seededRandom(7);
+  const [w, s, e, n] = city.extent;
+  const dates = Array.from({ length: DATES }, (_, i) => new Date(Date.UTC(2022, 0, 3) + i * 6 * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''));
+  const out = createWriteStream(path);
+  out.write(`${[...EGMS_COLUMNS, ...dates].join(',')}\n`);
+  for (let i = 0; i < points; i++) {
+    const lon = random.between(w, e), lat = random.between(s, n);
+    const v = demoVelocityAt(motion, lon, lat) + random.between(-1, 1);
+    const series = dates.map((_, k) => ((v * k * 6) / 365.25 + random.between(-1.5, 1.5)).toFixed(1));
+    series[0] = '0.0';
+    const row = `${i + 1},PS,${lat.toFixed(6)},${lon.toFixed(6)},0,0,${random.between(5, 40).toFixed(1)},0,0,0,0.9,${random.between(0.5, 1).toFixed(2)},0.2,39,-10,0.6,-0.1,0.78,${v.toFixed(2)},0.5,0,0,0,0,${series.join(',')}\n`;
+    if (!out.write(row)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+async function ingest(say: (line: string) => void, dir: string) {
+  const file = join(dir, 'EGMS_L2b_bench.csv');
+  await writeEgmsCsv(file, POINTS);
+  say(`  generated EGMS L2b CSV: ${POINTS.toLocaleString('en')} points x ${DATES} dates, ${mb((await stat(file)).size)}`);
+  const server = await freshDatabase('postgres', dir);
+  try {
+    await seedDemo(server.database.db, { cityPipes: 200, settlementPoints: 0 });
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    const peerColumns = [...EGMS_COLUMNS.map((c) => `${c} ${c === 'pid' || c === 'mp_type' ? 'text' : 'real'}`), ...Array.from({ length: DATES }, (_, i) => `d${i} real`)];
+    await client.query(`create table bench_egms_plain (${peerColumns.join(', ')})`);
+    const peer = async () => {
+      await client.query('truncate bench_egms_plain');
+      const started = performance.now();
+      await pipeline(createReadStream(file), client.query(copyFrom('copy bench_egms_plain from stdin with (format csv, header true)')));
+      return performance.now() - started;
+    };
+    const ours = async () => {
+      const limits = { dataDir: dir, uploadLimit: 4 * 1024 * 1024 * 1024 };
+      const upload = join(dir, `upload-${Date.now()}`);
+      await copyFile(file, upload);
+      const runner = new JobRunner(server.database.db);
+      return withPeakMemory(async () => {
+        const job = await analyseUpload(server.database.db, limits, { enterpriseId: 1, userId: 1, kind: 'settlement', upload: new UploadedFile(upload, 'EGMS_L2b_bench.csv', 'text/csv', (await stat(upload)).size) });
+        await startSettlementImport(server.database.db, limits, runner, job, 1, { mapping: suggestSettlementMapping(job.fields.map((f) => f.name)), name: 'bench', direction: 'los' }, () => {}, (error) => {
+          throw error;
+        });
+        await runner.settled(job.id);
+        const done = await getImportJob(server.database.db, 1, job.id, 'settlement');
+        if (done.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(done.problems.slice(0, 3))}`);
+        return done.rowsWritten;
+      });
+    };
+    // Peer first, then ours, then the peer again: each measured the same way, from the file on disk.
+    const peer1 = await peer();
+    const mine = await ours();
+    const peer2 = await peer();
+    const peerMs = (peer1 + peer2) / 2;
+    await client.end();
+    say(`  ours (job: read, check every row, COPY into the dataset's table, attach with indexes, grid cells): ${seconds(mine.ms)}  ${Math.round(POINTS / (mine.ms / 1000)).toLocaleString('en')} rows/s  peak RSS ${mb(mine.peakRss)}`);
+    say(`  peer, PostgreSQL COPY into a plain table (no checks, no index): ${seconds(peerMs)} (${seconds(peer1)}, ${seconds(peer2)})  ${Math.round(POINTS / (peerMs / 1000)).toLocaleString('en')} rows/s`);
+    say(`  ratio ours/COPY rate: ${(peerMs / mine.ms).toFixed(2)} (goal >= 0.5)`);
+  } finally {
+    await server.drop();
+  }
+}
+
+async function pipePointJoin(say: (line: string) => void, dir: string) {
+  const server = await freshDatabase('postgres', dir);
+  try {
+    if (!(await postgisAvailable(server.url!))) return say('  peer PostGIS: skipped (needs Debian postgresql-15-postgis-3)');
+    await seedDemo(server.database.db, { cityPipes: PIPES, settlementPoints: 0 });
+    const city = generateCity({ pipes: PIPES });
+    const [water] = (await server.database.db.execute(sql`select id from enterprises order by id limit 1`)).rows as { id: number }[];
+    const datasetId = await seedDemoSettlement(server.database.db, city, { enterpriseId: water.id, projectId: null, points: POINTS });
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    // The peer's tables: the same points and the same pipes of the enterprise as geography, GiST-indexed.
+    await client.query(`create table bench_points as select id, geography(ST_SetSRID(ST_MakePoint(lon, lat), 4326)) as geog from settlement_points where dataset_id = ${datasetId}`);
+    await client.query(`create table bench_pipes as select id, geography(ST_SetSRID(ST_GeomFromGeoJSON(geometry::text), 4326)) as geog from pipes where enterprise_id = ${water.id}`);
+    await client.query('create index on bench_points using gist (geog)');
+    await client.query('create index on bench_pipes using gist (geog)');
+    await client.query('analyze bench_points; analyze bench_pipes');
+    const pipeCount = Number((await client.query('select count(*) from bench_pipes')).rows[0].count);
+
+    const ours = async () => {
+      const started = performance.now();
+      const points = await loadPoints(server.database.db, datasetId);
+      const index = indexPoints(points);
+      const counts = new Map<number, number>();
+      let after = 0;
+      for (;;) {
+        const batch = await server.database.db.execute(sql`select id, geometry from ${pipes} where enterprise_id = ${water.id} and id > ${after} order by id limit 20000`);
+        const rows = batch.rows as { id: number | string; geometry: LineGeometry }[];
+        if (!rows.length) break;
+        after = Number(rows[rows.length - 1].id);
+        for (const r of rows) {
+          const { near } = pointsNearLine(r.geometry, points, index, BUFFER_M);
+          if (near.length) counts.set(Number(r.id), near.length);
+        }
+      }
+      return { ms: performance.now() - started, counts };
+    };
+    const peer = async () => {
+      const started = performance.now();
+      const { rows } = await client.query(`select p.id, count(*)::int as n from bench_pipes p join bench_points s on ST_DWithin(p.geog, s.geog, ${BUFFER_M}) group by p.id`);
+      return { ms: performance.now() - started, counts: new Map(rows.map((r: { id: string; n: number }) => [Number(r.id), r.n])) };
+    };
+    // Alternating order, best of two each.
+    const o1 = await ours(), p1 = await peer(), p2 = await peer(), o2 = await ours();
+    const o = o1.ms <= o2.ms ? o1 : o2, p = p1.ms <= p2.ms ? p1 : p2;
+    const differing = [...new Set([...o.counts.keys(), ...p.counts.keys()])].filter((id) => o.counts.get(id) !== p.counts.get(id));
+    const pairs = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    say(`  ${pipeCount.toLocaleString('en')} segments x ${POINTS.toLocaleString('en')} points within ${BUFFER_M} m: ours (read points and pipes, k-d index, exact distance on the ellipsoid) ${seconds(o.ms)} (${seconds(o1.ms)}, ${seconds(o2.ms)}), ${pairs(o.counts).toLocaleString('en')} pairs on ${o.counts.size.toLocaleString('en')} segments`);
+    say(`  peer, PostGIS ST_DWithin(geography) with GiST, grouped per segment: ${seconds(p.ms)} (${seconds(p1.ms)}, ${seconds(p2.ms)}), ${pairs(p.counts).toLocaleString('en')} pairs on ${p.counts.size.toLocaleString('en')} segments`);
+    say(`  ratio ours/PostGIS time: ${(o.ms / p.ms).toFixed(2)} (goal <= 1); segments whose points differ: ${differing.length}${differing.length ? ` (first: ${differing.slice(0, 5).map((id) => `${id}: ${o.counts.get(id) ?? 0} vs ${p.counts.get(id) ?? 0}`).join(', ')})` : ''}`);
+    await client.end();
+  } finally {
+    await server.drop();
+  }
+}
+
+export async function benchSettlement(say: (line: string) => void) {
+  const dir = await mkdtemp(join(tmpdir(), 'settlement-bench-'));
+  try {
+    const [load1, load5] = (await import('node:os')).loadavg();
+    say(`\nSettlement, PostgreSQL, in process (machine load ${load1.toFixed(2)} / ${load5.toFixed(2)})`);
+    say('Ingest');
+    await ingest(say, dir);
+    say('Pipe-point join');
+    await pipePointJoin(say, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchSettlement(console.log);
