@@ -39,53 +39,74 @@ export function dateFields(fieldNames: string[]): { names: string[]; dates: stri
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).trim());
 
-type FieldReader = (feature: SourceFeature, name: string) => unknown;
-
-/** Reads a feature's field by name: by position in a CSV row (a delivery has a column per date), else by name. */
-function fieldReader(columns: readonly string[] | undefined): FieldReader {
-  const position = new Map((columns ?? []).map((name, index) => [name.trim(), index]));
-  return (feature, name) => (feature.values && position.has(name) ? feature.values[position.get(name)!] : feature.properties[name]);
+/** A number as a file gives it: null when empty (a gap), NaN when it is not a number. */
+function measure(raw: unknown): number | null {
+  if (typeof raw === 'string') {
+    // Strings first: a CSV delivery gives a hundred or more per row.
+    if (raw === '') return null;
+    const value = +raw;
+    if (value - value === 0) return value === 0 && raw.trim() === '' ? null : value;
+    return NaN;
+  }
+  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : NaN;
+  if (raw === null || raw === undefined) return null;
+  return measure(String(raw));
 }
 
+type Access = (feature: SourceFeature) => unknown;
+
+/**
+ * How each mapped field is read, decided once per import: by position in a CSV row (a delivery
+ * has a column per date, a hundred or more), else by name.
+ */
+function readingPlan(columns: readonly string[] | undefined, options: SettlementImportStart, dateNames: string[]) {
+  const position = new Map((columns ?? []).map((name, index) => [name.trim(), index]));
+  const access = (name: string | undefined): Access | null => {
+    if (!name) return null;
+    const index = position.get(name);
+    return index === undefined ? (f) => f.properties[name] : (f) => (f.values ? f.values[index] : f.properties[name]);
+  };
+  const field = (target: SettlementImportField) => ({ target, name: options.mapping[target], read: access(options.mapping[target]) });
+  return {
+    pointId: access(options.mapping.pointId),
+    velocity: field('velocity'),
+    optional: (['velocityStd', 'coherence', 'height', 'acceleration'] as const).map(field),
+    dates: dateNames.map((name) => ({ name, read: access(name)! })),
+  };
+}
+type ReadingPlan = ReturnType<typeof readingPlan>;
+
 /** One checked point as COPY values (POINT_COLUMNS after dataset_id), or its problems. */
-function pointFromFeature(feature: SourceFeature, read: FieldReader, options: SettlementImportStart, dateNames: string[], reproject: Reproject): { pointId: string; values: unknown[] } | { problems: ImportProblemRecord[] } {
-  const field = (target: SettlementImportField) => options.mapping[target];
-  const pointId = text(field('pointId') ? read(feature, field('pointId')!) : '') || `P${feature.row}`;
+function pointFromFeature(feature: SourceFeature, plan: ReadingPlan, reproject: Reproject): { pointId: string; values: unknown[] } | { problems: ImportProblemRecord[] } {
+  const pointId = text(plan.pointId?.(feature)) || `P${feature.row}`;
   const problems: ImportProblemRecord[] = [];
   const here = (name: string, key: MessageKey, params = {}) => problems.length < 20 && problems.push(problem(feature.row, pointId, name, key, params));
-  const number = (target: SettlementImportField, required: boolean): number | null => {
-    const name = field(target);
-    const raw = name ? text(read(feature, name)) : '';
-    if (!raw) {
+  const number = ({ target, name, read }: ReadingPlan['velocity'], required: boolean): number | null => {
+    const raw = read?.(feature);
+    const value = measure(raw);
+    if (value === null) {
       if (required) here(`${target}${name ? ` (${name})` : ''}`, 'settlement.velocityMissing');
-      return null;
-    }
-    const value = Number(raw);
-    if (!Number.isFinite(value)) here(`${target} (${name})`, 'settlement.notNumber', { value: raw.slice(0, 30) });
+    } else if (Number.isNaN(value)) here(`${target} (${name})`, 'settlement.notNumber', { value: text(raw).slice(0, 30) });
     return value;
   };
-  const velocity = number('velocity', true);
-  const velocityStd = number('velocityStd', false);
-  const coherence = number('coherence', false);
-  const height = number('height', false);
-  const acceleration = number('acceleration', false);
+  const velocity = number(plan.velocity, true);
+  const [velocityStd, coherence, height, acceleration] = plan.optional.map((f) => number(f, false));
 
-  // Displacements: an empty value is a gap (null); anything else must be a number.
-  const series: (number | null)[] = new Array(dateNames.length);
+  // Displacements, in hundredths of a millimetre: an empty value is a gap; anything else must be a number.
+  let array = '{';
   let cumulative = 0;
-  for (let i = 0; i < dateNames.length; i++) {
-    const raw = read(feature, dateNames[i]);
-    const rawText = typeof raw === 'number' ? null : text(raw);
-    if (rawText === '') {
-      series[i] = null;
-      continue;
+  for (let i = 0; i < plan.dates.length; i++) {
+    const raw = plan.dates[i].read(feature);
+    const value = measure(raw);
+    if (i) array += ',';
+    if (value === null) array += 'NULL';
+    else if (Number.isNaN(value)) here(plan.dates[i].name, 'settlement.notNumber', { value: text(raw).slice(0, 30) });
+    else {
+      array += Math.round(value * 100);
+      cumulative = value;
     }
-    const value = typeof raw === 'number' ? raw : Number(rawText);
-    if (!Number.isFinite(value)) {
-      here(dateNames[i], 'settlement.notNumber', { value: String(rawText).slice(0, 30) });
-      series[i] = null;
-    } else series[i] = cumulative = value;
   }
+  array += '}';
 
   let position: [number, number] | null = null;
   const geometry = feature.geometry;
@@ -101,7 +122,6 @@ function pointFromFeature(feature: SourceFeature, read: FieldReader, options: Se
   } else here('geometry', 'settlement.pointType', { type: geometry.type });
 
   if (problems.length || !position || velocity === null) return { problems };
-  const array = `{${series.map((v) => (v === null ? 'NULL' : Math.round(v * 100))).join(',')}}`;
   return { pointId, values: [pointId, position[0], position[1], velocity, velocityStd, coherence, height, acceleration, cumulative, array] };
 }
 
@@ -156,11 +176,11 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
     const seen = new Set<string>();
     let rowsRead = 0;
     let reportedAt = Date.now();
-    const read = fieldReader(source.columns);
+    const plan = readingPlan(source.columns, options, columns.names);
     try {
       for await (const feature of source.features()) {
         rowsRead++;
-        const result = pointFromFeature(feature, read, options, columns.names, reproject);
+        const result = pointFromFeature(feature, plan, reproject);
         let found: ImportProblemRecord[] = 'problems' in result ? result.problems : [];
         if ('pointId' in result) {
           if (seen.has(result.pointId)) found = [problem(feature.row, result.pointId, 'pointId', 'settlement.duplicatePoint', { pointId: result.pointId })];
