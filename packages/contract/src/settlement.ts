@@ -185,6 +185,8 @@ export interface SettlementResultDetail extends SettlementResult {
 
 export const settlementResultFilters = z.object({
   level: z.enum(SETTLEMENT_LEVELS).optional(),
+  /** Segments inside this project's area. */
+  projectId: id.optional(),
   networkType: z.enum(NETWORK_TYPES).optional(),
   keyword: z.string().trim().max(60).optional(),
 });

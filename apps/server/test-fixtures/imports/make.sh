@@ -41,3 +41,11 @@ head -c 700 network-cgcs2000.zip > corrupt.zip
 
 ogr2ogr -f KML network.kml network.geojson
 ogr2ogr -f CSV -lco GEOMETRY=AS_WKT network.csv network.geojson
+
+# InSAR points for the settlement import: a zipped Shapefile in CGCS2000 / Gauss-Kruger CM 120E and
+# a KML, both from settlement-points.geojson (a .dbf field name holds 10 bytes: dates as D20230105).
+POINTS='SELECT "点号" AS pid, "形变速率" AS vel, "相干性" AS coh, "2023-01-05" AS D20230105, "2023-01-17" AS D20230117, "2023-01-29" AS D20230129 FROM settlement_points'
+mkdir -p "$work/points"
+ogr2ogr -f 'ESRI Shapefile' -lco ENCODING=UTF-8 -s_srs EPSG:4326 -t_srs EPSG:4549 "$work/points/points.shp" settlement-points.geojson -sql "$POINTS"
+rm -f settlement-points.zip && (cd "$work/points" && zip -q -X "$OLDPWD/settlement-points.zip" ./*)
+rm -f settlement-points.kml && ogr2ogr -f KML settlement-points.kml settlement-points.geojson -sql "$POINTS"

@@ -18,6 +18,7 @@ import { del, get, getBlob, post, postJson, putJson, upload } from './http.ts';
 
 export interface ResultFilters {
   level?: SettlementLevel;
+  projectId?: number;
   networkType?: NetworkType;
   keyword?: string;
 }

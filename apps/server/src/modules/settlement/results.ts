@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
-import { SETTLEMENT_LEVELS, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
+import { SETTLEMENT_LEVELS, type AreaGeometry, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { pipes, settlementResults } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { exportFeatures, type ExportFormat } from '../exports/features.ts';
+import { pipeInsideArea } from '../pipelines/queries.ts';
+import { getProject } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
 
 const columns = {
@@ -31,8 +33,12 @@ const view = (dataset: DatasetRow) => (r: Row): SettlementResult => ({
   asOf: dataset.dates[dataset.dates.length - 1],
 });
 
-function conditions(dataset: DatasetRow, query: Omit<SettlementResultQuery, 'page' | 'pageSize'>): SQL {
+type Filters = Omit<SettlementResultQuery, 'page' | 'pageSize'>;
+
+/** The filters as SQL; a project narrows to the segments inside its area (checked to be the enterprise's). */
+async function conditions(db: Db, dataset: DatasetRow, query: Filters): Promise<SQL> {
   const where = [eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun)];
+  if (query.projectId) where.push(pipeInsideArea((await getProject(db, dataset.enterpriseId, query.projectId)).area as AreaGeometry));
   if (query.level) where.push(eq(settlementResults.level, SETTLEMENT_LEVELS.indexOf(query.level)));
   if (query.networkType) where.push(eq(pipes.networkType, query.networkType));
   if (query.keyword) where.push(ilike(pipes.pipeId, `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
@@ -43,7 +49,7 @@ const worstFirst = [desc(settlementResults.level), asc(settlementResults.minVelo
 
 /** The segments on moving ground, worst first (level, then lowest velocity), a page at a time. */
 export async function listResults(db: Db, dataset: DatasetRow, query: SettlementResultQuery) {
-  const where = conditions(dataset, query);
+  const where = await conditions(db, dataset, query);
   const [rows, [{ total }]] = await Promise.all([
     db.select(columns).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where).orderBy(...worstFirst).limit(query.pageSize).offset((query.page - 1) * query.pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where),
@@ -78,12 +84,12 @@ export async function flaggedSegments(db: Db, dataset: DatasetRow, limit = 5000)
 const EXPORT_FIELDS = ['pipeId', 'networkType', 'diameterMm', 'material', 'lengthM', 'level', 'pointCount', 'meanVelocity', 'minVelocity', 'maxCumulative', 'differential', 'crossed', 'asOf'] as const;
 
 /** The filtered results as a file, with each crossing written out ("velocity alarm -12.3 <= -10"). */
-export async function exportResults(db: Db, dataset: DatasetRow, query: Omit<SettlementResultQuery, 'page' | 'pageSize'>, format: ExportFormat) {
+export async function exportResults(db: Db, dataset: DatasetRow, query: Filters, format: ExportFormat) {
   const rows = await db
     .select({ ...columns, geometry: pipes.geometry })
     .from(settlementResults)
     .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
-    .where(conditions(dataset, query))
+    .where(await conditions(db, dataset, query))
     .orderBy(...worstFirst);
   const features = rows.map(({ geometry, ...r }) => {
     const result = view(dataset)(r);

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTLEMENT_THRESHOLDS, type ImportJobView, type SettlementDataset, type SettlementPoint, type SettlementResultDetail, type SettlementWindow } from '@console/contract';
@@ -9,6 +11,7 @@ const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
 
 const DATES = ['20230105', '20230117', '20230129', '20230210'];
+const FIXTURES = resolve(import.meta.dirname, '../../../test-fixtures/imports');
 
 /** An EGMS L2b point CSV: the product's columns, then one column per date. */
 function egmsL2(rows: { pid: string; lat: number | string; lon: number | string; v: number | string; d: (number | string)[] }[]) {
@@ -17,7 +20,7 @@ function egmsL2(rows: { pid: string; lat: number | string; lon: number | string;
   return `${header.join(',')}\n${lines.join('\n')}\n`;
 }
 
-async function importDataset(api: Api, fileName: string, content: string, options: Record<string, unknown> = {}) {
+async function importDataset(api: Api, fileName: string, content: string | Buffer, options: Record<string, unknown> = {}) {
   const analysed = await api({ method: 'POST', url: '/api/settlement/imports', ...multipartFile('file', fileName, content) });
   expect(analysed.statusCode, analysed.body).toBe(200);
   const job = analysed.json().result as ImportJobView;
@@ -84,6 +87,11 @@ describe('the demo dataset', () => {
     expect(levels).toEqual([...levels].sort((a, b) => b - a));
     expect(page.list[0].level).toBe('alarm');
     expect(page.list[0].crossed.length).toBeGreaterThan(0);
+    // The corridor project holds the subsidence corridor: fewer segments, alarms among them.
+    const corridor = ((await api({ method: 'GET', url: '/api/projects' })).json().result as { id: number; code: string }[]).find((p) => p.code === 'JN-INSAR-2026')!;
+    const inProject = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results?projectId=${corridor.id}&level=alarm` })).json().result;
+    expect(inProject.total).toBeGreaterThan(0);
+    expect(inProject.total).toBeLessThan(dataset.analysis.summary!.alarm);
     const detail = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results/${page.list[0].pipeRowId}` })).json().result as SettlementResultDetail;
     expect(detail.profile.length).toBeGreaterThan(0);
     expect(detail.points[0].offsetM).toBeLessThanOrEqual(DEFAULT_SETTLEMENT_THRESHOLDS.bufferM);
@@ -98,8 +106,17 @@ describe('the demo dataset', () => {
     for (const url of [`/api/settlement/datasets/${dataset.id}`, `/api/settlement/datasets/${dataset.id}/window?bbox=0,0,180,90&resolution=100`, `/api/settlement/datasets/${dataset.id}/results`, `/api/settlement/datasets/${dataset.id}/points/1`]) {
       expect((await gas({ method: 'GET', url })).statusCode, url).toBe(404);
     }
+    for (const url of [`/api/settlement/datasets/${dataset.id}/results/export?format=csv`, `/api/settlement/datasets/${dataset.id}/results/flagged`, `/api/settlement/datasets/${dataset.id}/results/1`]) {
+      expect((await gas({ method: 'GET', url })).statusCode, url).toBe(404);
+    }
+    const square = { type: 'Polygon', coordinates: [[[120, 30], [121, 30], [121, 31], [120, 31], [120, 30]]] };
+    expect((await gas({ method: 'POST', url: `/api/settlement/datasets/${dataset.id}/average`, payload: { area: square } })).statusCode).toBe(404);
     expect((await gas({ method: 'DELETE', url: `/api/settlement/datasets/${dataset.id}` })).statusCode).toBe(404);
     expect((await gas({ method: 'POST', url: `/api/settlement/datasets/${dataset.id}/analyse` })).statusCode).toBe(404);
+    // Thresholds of another enterprise's project cannot be set.
+    const [project] = (await water({ method: 'GET', url: '/api/projects' })).json().result as { id: number }[];
+    const gasAdmin = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gasAdmin({ method: 'PUT', url: '/api/settlement/thresholds', payload: { ...DEFAULT_SETTLEMENT_THRESHOLDS, projectId: project.id } })).statusCode).toBe(404);
   });
 });
 
@@ -148,6 +165,21 @@ describe('settlement import', () => {
     expect(maxx - minx).toBeCloseTo(100 / (111_320 * Math.cos((52 * Math.PI) / 180)), 4);
   });
 
+  it.each(['settlement-points.geojson', 'settlement-points.zip', 'settlement-points.kml'])('reads points from %s (Chinese, pinyin and dated field names; Gauss-Kruger reprojected)', async (file) => {
+    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const job = await importDataset(api, file, await readFile(resolve(FIXTURES, file)));
+    expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded', rowsWritten: 3 });
+    expect(job.suggestedMapping).toMatchObject({ pointId: expect.stringMatching(/^(点号|pid)$/), velocity: expect.stringMatching(/^(形变速率|vel)$/), coherence: expect.stringMatching(/^(相干性|coh)$/) });
+    const dataset = (await api({ method: 'GET', url: `/api/settlement/datasets/${job.result!.datasetId}` })).json().result as SettlementDataset;
+    expect(dataset.dates).toEqual(['2023-01-05', '2023-01-17', '2023-01-29']);
+    const window = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/window?bbox=120.19,30.19,120.21,30.21&resolution=1` })).json().result as SettlementWindow;
+    const points = await Promise.all(window.ids.map(async (id) => (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/points/${id}` })).json().result as SettlementPoint));
+    const g1 = points.find((p) => p.pointId === 'G1')!;
+    expect(g1).toMatchObject({ velocity: -6.5, coherence: 0.91, displacement: [0, -0.2, -0.45] });
+    expect(g1.lon).toBeCloseTo(120.2001, 6);
+    expect(g1.lat).toBeCloseTo(30.2001, 6);
+  });
+
   it('refuses bad rows one by one and writes nothing', async () => {
     const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
     const before = (await api({ method: 'GET', url: '/api/settlement/datasets' })).json().result.length;
@@ -175,6 +207,10 @@ describe('settlement import', () => {
     expect(job.problemCount).toBe(5);
     expect((await api({ method: 'GET', url: '/api/settlement/datasets' })).json().result.length).toBe(before);
     expect(await pointTables()).toBe(tables);
+
+    const line = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { pid: 'L1', velocity: -1, '2023-01-05': 0 }, geometry: { type: 'LineString', coordinates: [[120.2, 30.2], [120.3, 30.3]] } }] };
+    const lineJob = await importDataset(api, 'line.geojson', JSON.stringify(line));
+    expect(lineJob.problems.map((p) => `${p.row} ${p.field}: ${p.reason}`)).toEqual(['1 geometry: is a LineString where a point belongs']);
 
     const noDates = await importDataset(api, 'nodates.csv', 'pid,lon,lat,velocity\nC1,120.2,30.2,-1\n');
     expect(noDates.status).toBe('failed');

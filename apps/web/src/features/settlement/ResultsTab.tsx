@@ -92,7 +92,7 @@ function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: S
 }
 
 /** The pipes on moving ground: ranked results, their map coloured by level, and each one's detail. */
-export function ResultsTab({ dataset, settings, onShowPoint }: { dataset: SettlementDataset; settings: MapSettings | undefined; onShowPoint(id: number): void }) {
+export function ResultsTab({ dataset, settings, projects, onShowPoint }: { dataset: SettlementDataset; settings: MapSettings | undefined; projects: { id: number; name: string }[]; onShowPoint(id: number): void }) {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const crossingText = useCrossingText();
@@ -121,6 +121,7 @@ export function ResultsTab({ dataset, settings, onShowPoint }: { dataset: Settle
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
       <Space wrap style={{ width: '100%' }}>
         <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allLevels')} value={filters.level} onChange={(level) => set({ level })} options={SETTLEMENT_LEVELS.map((l) => ({ value: l, label: t(`settlement.level.${l}`) }))} data-testid="results-level" />
+        <Select allowClear style={{ width: 220 }} placeholder={t('settlement.results.allProjects')} value={filters.projectId} onChange={(projectId) => set({ projectId })} options={projects.map((p) => ({ value: p.id, label: p.name }))} />
         <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allNetworks')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
         <Input.Search allowClear style={{ width: 200 }} placeholder={t('settlement.results.keyword')} onSearch={(keyword) => set({ keyword: keyword || undefined })} data-testid="results-keyword" />
         <Authorized action="export">

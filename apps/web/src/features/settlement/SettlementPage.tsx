@@ -270,7 +270,7 @@ export default function SettlementPage() {
               {
                 key: 'pipes',
                 label: <span data-testid="settlement-tab-pipes">{t('settlement.tabs.pipes')}</span>,
-                children: <ResultsTab dataset={dataset} settings={settings.data?.result} onShowPoint={showPoint} />,
+                children: <ResultsTab dataset={dataset} settings={settings.data?.result} projects={(projects.data?.result ?? []).map((p) => ({ id: p.id, name: p.name }))} onShowPoint={showPoint} />,
               },
             ]}
           />

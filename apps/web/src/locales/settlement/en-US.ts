@@ -55,6 +55,7 @@ const messages = {
     total_other: '{{n}} segments with points near them',
     keyword: 'Pipe id',
     allLevels: 'All levels',
+    allProjects: 'All projects',
     allNetworks: 'All networks',
     noneYet: 'Not analysed yet.',
     clickPipe: 'Click a pipe on the map for its profile.',

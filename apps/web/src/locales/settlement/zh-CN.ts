@@ -57,6 +57,7 @@ const zh: typeof messages = {
     total_other: '共 {{n}} 条管段附近有监测点',
     keyword: '管段编号',
     allLevels: '全部等级',
+    allProjects: '全部项目',
     allNetworks: '全部管网',
     noneYet: '尚未分析。',
     clickPipe: '点击地图上的管线查看剖面。',
