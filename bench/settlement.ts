@@ -207,8 +207,8 @@ async function mapFrames(say: (line: string) => void, dir: string) {
         const page = await context.newPage();
         await page.goto(`${app.url}/settlement`);
         // First frame: navigation start to the first animation frame after the window's points or cells are in the map.
-        await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=settlement-map]')?.dataset.count) > 0, undefined, { timeout: 60_000 });
-        firsts.push(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())))));
+        await page.waitForFunction("Number(document.querySelector('[data-testid=settlement-map]')?.dataset.count) > 0", undefined, { timeout: 60_000 });
+        firsts.push((await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())))')) as number);
         // Zoom in to single points (about 3 m per pixel), then drag the map 400 px while frames are timed.
         const box = (await page.getByTestId('settlement-map').boundingBox())!;
         const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
@@ -217,27 +217,26 @@ async function mapFrames(say: (line: string) => void, dir: string) {
           await page.mouse.wheel(0, -300);
           await page.waitForTimeout(350);
         }
-        await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=settlement-map]')?.dataset.kind === 'points', undefined, { timeout: 30_000 });
+        await page.waitForFunction("document.querySelector('[data-testid=settlement-map]')?.dataset.kind === 'points'", undefined, { timeout: 30_000 });
         await page.waitForTimeout(1500);
-        await page.evaluate(() => {
-          const w = window as unknown as { frames_: number[]; recording_: boolean };
-          w.frames_ = [];
-          w.recording_ = true;
-          const tick = (t: number) => {
-            w.frames_.push(t);
-            if (w.recording_) requestAnimationFrame(tick);
-          };
+        // As text: the bench runs under tsx, whose helpers a function passed to the page would lack.
+        await page.evaluate(`(() => {
+          window.frames_ = [];
+          window.recording_ = true;
+          function tick(t) {
+            window.frames_.push(t);
+            if (window.recording_) requestAnimationFrame(tick);
+          }
           requestAnimationFrame(tick);
-        });
+        })()`);
         await page.mouse.down();
         await page.mouse.move(cx - 400, cy - 150, { steps: 40 });
         await page.mouse.up();
         await page.waitForTimeout(300);
-        const frames = await page.evaluate(() => {
-          const w = window as unknown as { frames_: number[]; recording_: boolean };
-          w.recording_ = false;
-          return w.frames_.slice(1).map((t, i) => t - w.frames_[i]);
-        });
+        const frames = (await page.evaluate(`(() => {
+          window.recording_ = false;
+          return window.frames_.slice(1).map((t, i) => t - window.frames_[i]);
+        })()`)) as number[];
         drags.push(frames);
         const count = await page.getByTestId('settlement-map').getAttribute('data-count');
         if (attempt === 0) say(`  window after the drag: ${Number(count).toLocaleString('en')} single points drawn`);

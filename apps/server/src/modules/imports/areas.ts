@@ -18,3 +18,14 @@ export function areaOf(
   if (!all.every(inLonLatRange)) return { key: 'field.geometry.outOfRange' };
   return { area: geometry.type === 'Polygon' ? { type: 'Polygon', coordinates: projected[0] } : { type: 'MultiPolygon', coordinates: projected } };
 }
+
+/** Is the geometry a single point (a Point, or a MultiPoint of one)? */
+export const isSinglePoint = (geometry: Geometry) => geometry.type === 'Point' || (geometry.type === 'MultiPoint' && geometry.coordinates.length === 1);
+
+/** A file's single point in WGS 84, or why it cannot be one (POI centres, InSAR points). */
+export function pointOf(geometry: Geometry & { type: 'Point' | 'MultiPoint' }, reproject: Reproject): { position: [number, number] } | { key: 'import.coordinates' | 'field.geometry.outOfRange' } {
+  const p = geometry.type === 'Point' ? geometry.coordinates : geometry.coordinates[0];
+  if (!isValidPosition(p)) return { key: 'import.coordinates' };
+  const position = reproject(p[0], p[1]);
+  return inLonLatRange(position) ? { position } : { key: 'field.geometry.outOfRange' };
+}

@@ -6,7 +6,7 @@ import { acquisitions, deliveries, importJobs, pipes, poiEvents, pois, type Impo
 import { notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, circlePolygon, lengthInside } from '../../geo/geometry.ts';
 import type { Reproject } from '../imports/crs.ts';
-import { areaOf, inLonLatRange, isValidPosition } from '../imports/areas.ts';
+import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
 import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
@@ -58,13 +58,12 @@ function poiFromFeature(feature: SourceFeature, options: PoiImportStart, reproje
   let center: number[] | null = null;
   if (feature.problem) here('geometry', feature.problem);
   else if (!geometry) here('geometry', 'import.geometryMissing');
-  else if (geometry.type === 'Point' || (geometry.type === 'MultiPoint' && geometry.coordinates.length === 1)) {
-    const p = geometry.type === 'Point' ? geometry.coordinates : geometry.coordinates[0];
-    if (!isValidPosition(p)) here('geometry', 'import.coordinates');
+  else if (isSinglePoint(geometry)) {
+    const point = pointOf(geometry as Geometry & { type: 'Point' | 'MultiPoint' }, reproject);
+    if ('key' in point) here('geometry', point.key);
     else {
-      center = reproject(p[0], p[1]);
-      if (!inLonLatRange(center)) here('geometry', 'field.geometry.outOfRange');
-      else if (problems.length === 0) area = circlePolygon(center, radius);
+      center = point.position;
+      if (problems.length === 0) area = circlePolygon(center, radius);
     }
   } else if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') {
     const polygon = areaOf(geometry, reproject);

@@ -30,19 +30,8 @@ interface NearPoint {
   offsetM: number;
 }
 
-/** What one segment's analysis gives, before it is written. */
-export interface SegmentFinding {
-  pipeRowId: number;
-  pointCount: number;
-  meanVelocity: number;
-  minVelocity: number;
-  maxCumulative: number;
-  differential: number | null;
-  level: SettlementLevel;
-  crossed: SettlementCrossing[];
-  profile: SettlementProfileBin[];
-  points: SettlementResultDetail['points'];
-}
+/** What one segment's analysis gives, before it is written (the result without the pipe's own attributes). */
+export type SegmentFinding = Pick<SettlementResultDetail, 'pipeRowId' | 'pointCount' | 'meanVelocity' | 'minVelocity' | 'maxCumulative' | 'differential' | 'level' | 'crossed' | 'profile' | 'points'>;
 
 const LEVEL_RANK: Record<SettlementLevel, number> = { none: 0, warn: 1, alarm: 2 };
 const round2 = (v: number) => Math.round(v * 100) / 100;

@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import type { CopyWriter } from '../../db/copy.ts';
 import { importJobs, settlementDatasets, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { inLonLatRange, isValidPosition } from '../imports/areas.ts';
+import type { Geometry } from 'geojson';
+import { isSinglePoint, pointOf } from '../imports/areas.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, onJobFailed, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
@@ -112,13 +113,10 @@ function pointFromFeature(feature: SourceFeature, plan: ReadingPlan, reproject: 
   const geometry = feature.geometry;
   if (feature.problem) here('geometry', feature.problem);
   else if (!geometry) here('geometry', 'import.geometryMissing');
-  else if (geometry.type === 'Point' || (geometry.type === 'MultiPoint' && geometry.coordinates.length === 1)) {
-    const p = geometry.type === 'Point' ? geometry.coordinates : geometry.coordinates[0];
-    if (!isValidPosition(p)) here('geometry', 'import.coordinates');
-    else {
-      position = reproject(p[0], p[1]);
-      if (!inLonLatRange(position)) here('geometry', 'field.geometry.outOfRange');
-    }
+  else if (isSinglePoint(geometry)) {
+    const point = pointOf(geometry as Geometry & { type: 'Point' | 'MultiPoint' }, reproject);
+    if ('key' in point) here('geometry', point.key);
+    else position = point.position;
   } else here('geometry', 'settlement.pointType', { type: geometry.type });
 
   if (problems.length || !position || velocity === null) return { problems };
