@@ -224,6 +224,8 @@ export interface SettlementWindow {
   cellM: number | null;
   /** true when the window held more points than are sent (zoom in). */
   truncated: boolean;
+  /** One point in this many is sent (an even share of a window with too many; 1: all). */
+  every: number;
   ids: number[];
   lon: number[];
   lat: number[];

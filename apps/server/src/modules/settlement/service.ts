@@ -145,6 +145,7 @@ export async function pointWindow(db: Db, dataset: DatasetRow, query: Settlement
       kind: 'cells',
       cellM,
       truncated: false,
+      every: 1,
       ids: [],
       lon: cells.map((c) => round(c.lon, 6)),
       lat: cells.map((c) => round(c.lat, 6)),
@@ -153,22 +154,39 @@ export async function pointWindow(db: Db, dataset: DatasetRow, query: Settlement
     };
   }
   const series = settlementPoints.displacementHundredthMm;
+  // A window with more points than are sent shows an even share of them: one point in `every`
+  // (ids run in file order), counted from the 100 m cells rather than the points.
+  const [dLon, dLat] = cellDegrees(SETTLEMENT_CELL_LEVELS_M[0], [dataset.minx, dataset.miny, dataset.maxx, dataset.maxy]);
+  const [{ inWindow }] = await db
+    .select({ inWindow: sql<number>`coalesce(sum(${settlementCells.count}), 0)::int` })
+    .from(settlementCells)
+    .where(
+      and(
+        eq(settlementCells.datasetId, dataset.id),
+        eq(settlementCells.sizeM, SETTLEMENT_CELL_LEVELS_M[0]),
+        sql`${settlementCells.cx} between ${Math.floor(minx / dLon)} and ${Math.floor(maxx / dLon)}`,
+        sql`${settlementCells.cy} between ${Math.floor(miny / dLat)} and ${Math.floor(maxy / dLat)}`,
+      ),
+    );
+  const every = Math.max(1, Math.ceil(Number(inWindow) / MAX_WINDOW_POINTS));
   const value = query.from !== undefined ? sql`((${series}[${query.to! + 1}] - ${series}[${query.from + 1}]) / 100.0)` : sql`${settlementPoints.velocity}`;
   const where = [eq(settlementPoints.datasetId, dataset.id), sql`point(${settlementPoints.lon}, ${settlementPoints.lat}) <@ ${boxSql(query.bbox)}`, sql`${value} is not null`];
   if (query.velocityMin !== undefined) where.push(sql`${settlementPoints.velocity} >= ${query.velocityMin}`);
   if (query.velocityMax !== undefined) where.push(sql`${settlementPoints.velocity} <= ${query.velocityMax}`);
   if (query.coherenceMin !== undefined) where.push(sql`${settlementPoints.coherence} >= ${query.coherenceMin}`);
+  if (every > 1) where.push(sql`${settlementPoints.id} % ${every} = 0`);
   const rows = await db
     .select({ id: settlementPoints.id, lon: settlementPoints.lon, lat: settlementPoints.lat, value: sql<number>`${value}` })
     .from(settlementPoints)
     .where(and(...where))
     .limit(MAX_WINDOW_POINTS + 1);
-  const truncated = rows.length > MAX_WINDOW_POINTS;
-  if (truncated) rows.length = MAX_WINDOW_POINTS;
+  const truncated = every > 1 || rows.length > MAX_WINDOW_POINTS;
+  if (rows.length > MAX_WINDOW_POINTS) rows.length = MAX_WINDOW_POINTS;
   return {
     kind: 'points',
     cellM: null,
     truncated,
+    every,
     ids: rows.map((r) => r.id),
     lon: rows.map((r) => round(r.lon, 6)),
     lat: rows.map((r) => round(r.lat, 6)),

@@ -50,6 +50,7 @@ export interface WindowState {
   cellM: number | null;
   count: number;
   truncated: boolean;
+  every: number;
 }
 
 /** Single points as dots growing with the zoom; cells as squares of their size (radius "r": half the side, in pixels). */
@@ -89,7 +90,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
   const velocityUnit = t('settlement.unit.velocity');
   const live = useRef({ mode, bands, range, filters, tool, onPick, onArea, velocityUnit });
   live.current = { mode, bands, range, filters, tool, onPick, onArea, velocityUnit };
-  const handles = useRef<{ map: OlMap; points: WebGLPointsLayer<VectorSource<Feature<Point>>>; source: VectorSource<Feature<Point>>; marks: VectorSource; kind: SettlementWindow['kind']; load(): void } | null>(null);
+  const handles = useRef<{ map: OlMap; points: WebGLPointsLayer<VectorSource<Feature<Point>>>; source: VectorSource<Feature<Point>>; marks: VectorSource; kind: SettlementWindow['kind']; load(force?: boolean): void } | null>(null);
 
   /** A WebGL layer's style is fixed: a new layer takes the old one's place (same source). */
   const restyle = (kind: SettlementWindow['kind']) => {
@@ -113,18 +114,34 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
       map.addLayer(points);
       map.addLayer(marksLayer);
       let controller: AbortController | null = null;
-      const load = () => {
+      /** What the layer holds: its window (lon/lat), at which resolution, for which filters. */
+      let loaded: { box: number[]; resolution: number; filters: string; kind: SettlementWindow['kind'] } | null = null;
+      const load = (force = false) => {
         const size = map.getSize();
         const resolution = map.getView().getResolution();
         if (!size || !resolution) return;
-        const [w, s, e, n] = transformExtent(map.getView().calculateExtent(size), projection, 'EPSG:4326');
+        const view = transformExtent(map.getView().calculateExtent(size), projection, 'EPSG:4326');
+        const filterKey = JSON.stringify(live.current.filters);
+        // A pan or small zoom that stays inside what is loaded (a margin of half a view around the
+        // view it was loaded for) needs no new window: no request, no layer rebuilt while moving.
+        if (
+          !force &&
+          loaded &&
+          loaded.kind === 'points' &&
+          loaded.filters === filterKey &&
+          resolution <= loaded.resolution * 1.2 &&
+          resolution >= loaded.resolution / 1.2 &&
+          view[0] >= loaded.box[0] && view[1] >= loaded.box[1] && view[2] <= loaded.box[2] && view[3] <= loaded.box[3]
+        ) return;
+        const marginX = (view[2] - view[0]) / 2, marginY = (view[3] - view[1]) / 2;
+        const [w, s, e, n] = [view[0] - marginX, view[1] - marginY, view[2] + marginX, view[3] + marginY];
         const [dw, ds, de, dn] = dataset.bbox;
         const box = [Math.max(w, dw), Math.max(s, ds), Math.min(e, de), Math.min(n, dn)];
         const metresPerPixel = resolution * (projection.getMetersPerUnit() ?? 1);
         const { filters: f } = live.current;
         if (box[0] > box[2] || box[1] > box[3]) {
           source.clear();
-          return setState({ kind: 'points', cellM: null, count: 0, truncated: false });
+          return setState({ kind: 'points', cellM: null, count: 0, truncated: false, every: 1 });
         }
         controller?.abort();
         const mine = (controller = new AbortController());
@@ -146,7 +163,8 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
               }),
             );
             setFailed(null);
-            setState({ kind: result.kind, cellM: result.cellM, count: result.lon.length, truncated: result.truncated });
+            loaded = { box: [w, s, e, n], resolution, filters: filterKey, kind: result.kind };
+            setState({ kind: result.kind, cellM: result.cellM, count: result.lon.length, truncated: result.truncated, every: result.every });
           })
           .catch((error: Error) => {
             // A window the user has already moved away from was cancelled: no error.
@@ -201,7 +219,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
   }, [mode, bands, range]);
 
   // Filters and the two dates change what is loaded.
-  useEffect(() => handles.current?.load(), [filters.velocityMin, filters.velocityMax, filters.coherenceMin, filters.between?.[0], filters.between?.[1]]);
+  useEffect(() => handles.current?.load(true), [filters.velocityMin, filters.velocityMax, filters.coherenceMin, filters.between?.[0], filters.between?.[1]]);
 
   // The picked points and the drawn area.
   useEffect(() => {
@@ -237,7 +255,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
       <div ref={tooltip} data-testid="settlement-tooltip" style={{ position: 'absolute', display: 'none', pointerEvents: 'none', background: 'rgba(0,0,0,0.75)', color: '#fff', padding: '2px 8px', borderRadius: 4, fontSize: 12, whiteSpace: 'nowrap' }} />
       {state && (
         <div style={{ position: 'absolute', left: 8, bottom: 8, background: 'rgba(255,255,255,0.9)', padding: '2px 8px', borderRadius: 4, fontSize: 12 }} data-testid="settlement-window">
-          {state.kind === 'cells' ? t('settlement.cells', { size: state.cellM }) : state.truncated ? t('settlement.truncated') : t('settlement.points', { count: state.count, n: state.count.toLocaleString() })}
+          {state.kind === 'cells' ? t('settlement.cells', { size: state.cellM }) : state.truncated ? t('settlement.truncated', { every: state.every }) : t('settlement.points', { count: state.count, n: state.count.toLocaleString() })}
         </div>
       )}
       {failed && <Alert type="error" showIcon message={failed} style={{ position: 'absolute', top: 8, left: 8, right: 8 }} />}

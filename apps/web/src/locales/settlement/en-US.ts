@@ -28,7 +28,7 @@ const messages = {
     circle: 'Drag from the centre: the average series of the points inside.',
   },
   cells: 'Zoomed out: the mean velocity of {{size}} m cells. Zoom in for single points.',
-  truncated: 'More points than shown here: zoom in.',
+  truncated: 'Showing one point in {{every}} here: zoom in for all of them.',
   legendVelocity: 'Velocity (mm/yr)',
   legendDisplacement: 'Displacement (mm)',
   selection: 'Selected points',

@@ -30,7 +30,7 @@ const zh: typeof messages = {
     circle: '从圆心拖动：显示范围内点的平均时序。',
   },
   cells: '当前比例尺下显示 {{size}} 米网格内的平均速率，放大后显示单个监测点。',
-  truncated: '此范围内的点多于显示数量，请放大。',
+  truncated: '此范围内每 {{every}} 个点显示 1 个，放大后显示全部。',
   legendVelocity: '形变速率（mm/年）',
   legendDisplacement: '位移（mm）',
   selection: '已选监测点',
