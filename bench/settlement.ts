@@ -202,6 +202,7 @@ async function mapFrames(say: (line: string) => void, dir: string) {
       const headers = await signedInHeaders(app.url, 'admin', 'Demo123456');
       const firsts: number[] = [];
       const drags: number[][] = [];
+      const settles: number[] = [];
       for (let attempt = 0; attempt < 3; attempt++) {
         // bypassCSP: the timing probes below are scripts the console's own policy would refuse.
         const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', bypassCSP: true });
@@ -234,13 +235,17 @@ async function mapFrames(say: (line: string) => void, dir: string) {
         })()`);
         await page.mouse.down();
         await page.mouse.move(cx - 400, cy - 150, { steps: 40 });
+        const during = (await page.evaluate('window.frames_.length')) as number;
         await page.mouse.up();
-        await page.waitForTimeout(300);
+        await page.waitForTimeout(1500);
         const frames = (await page.evaluate(`(() => {
           window.recording_ = false;
           return window.frames_.slice(1).map((t, i) => t - window.frames_[i]);
         })()`)) as number[];
-        drags.push(frames);
+        // Frames while the map moves under the pointer; then the slowest after release (the
+        // layer rebuilds its buffers for the new view once the view stops).
+        drags.push(frames.slice(0, during - 1));
+        settles.push(Math.max(...frames.slice(during - 1)));
         const count = await page.getByTestId('settlement-map').getAttribute('data-count');
         if (attempt === 0) say(`  window after the drag (${ZOOM_STEPS} wheel steps in): ${Number(count).toLocaleString('en')} single points drawn`);
         await context.close();
@@ -248,7 +253,8 @@ async function mapFrames(say: (line: string) => void, dir: string) {
       const all = drags.flat().sort((a, b) => a - b);
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
       say(`  first frame with points: median ${seconds(median(firsts))} of 3 loads (${firsts.map(seconds).join(', ')}) (goal < 2 s)`);
-      say(`  drag frames: ${all.length} frames, median ${all[Math.floor(all.length / 2)].toFixed(1)} ms, p95 ${all[Math.floor(all.length * 0.95)].toFixed(1)} ms, slowest ${all[all.length - 1].toFixed(1)} ms (goal < 50 ms)`);
+      say(`  frames while dragging: ${all.length} frames, median ${all[Math.floor(all.length / 2)].toFixed(1)} ms, p95 ${all[Math.floor(all.length * 0.95)].toFixed(1)} ms, slowest ${all[all.length - 1].toFixed(1)} ms (goal < 50 ms)`);
+      say(`  slowest frame after release (the layer redrawn for the new view): ${settles.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
     } finally {
       await browser.close();
       await app.stop();

@@ -97,7 +97,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
     const h = handles.current;
     if (!h) return;
     const layers = h.map.getLayers();
-    const next = new WebGLPointsLayer({ source: h.source, style: styleOf(live.current.mode, live.current.bands, live.current.range, kind) });
+    const next = new WebGLPointsLayer({ source: h.source, style: styleOf(live.current.mode, live.current.bands, live.current.range, kind), disableHitDetection: true });
     layers.setAt(layers.getArray().indexOf(h.points), next);
     h.points.dispose();
     h.points = next;
@@ -108,7 +108,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
     (map: OlMap) => {
       const projection = map.getView().getProjection();
       const source = new VectorSource<Feature<Point>>();
-      const points = new WebGLPointsLayer({ source, style: styleOf(live.current.mode, live.current.bands, live.current.range, 'points') });
+      const points = new WebGLPointsLayer({ source, style: styleOf(live.current.mode, live.current.bands, live.current.range, 'points'), disableHitDetection: true });
       const marks = new VectorSource();
       const marksLayer = new VectorLayer({ source: marks, style: (f) => (f.getGeometry()?.getType() === 'Point' ? selectedStyle(f) : new Style({ stroke: new Stroke({ color: '#1677ff', width: 2 }), fill: new Fill({ color: 'rgba(22,119,255,0.1)' }) })) });
       map.addLayer(points);
@@ -174,16 +174,27 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
       const onMoveEnd = () => load();
       map.on('moveend', onMoveEnd);
       map.getView().fit(transformExtent(dataset.bbox, 'EPSG:4326', projection), { padding: [30, 30, 30, 30], maxZoom: 17 });
+      /**
+       * The point or cell under the pointer: the nearest by the source's spatial index, if within
+       * its drawn size (the layer's own hit detection would double the work of every rebuild).
+       */
+      const pointAt = (pixel: number[]) => {
+        const feature = source.getClosestFeatureToCoordinate(map.getCoordinateFromPixel(pixel));
+        if (!feature) return null;
+        const at = map.getPixelFromCoordinate(feature.getGeometry()!.getCoordinates());
+        const reach = Math.max(6, Number(feature.get('r')) * 1.2);
+        return Math.hypot(at[0] - pixel[0], at[1] - pixel[1]) <= reach ? feature : null;
+      };
       const onClick = (event: { pixel: number[] }) => {
         if (live.current.tool !== 'click') return;
-        const hit = map.forEachFeatureAtPixel(event.pixel, (feature) => feature, { layerFilter: (l) => l === handles.current?.points, hitTolerance: 3 });
+        const hit = pointAt(event.pixel);
         const id = hit?.getId();
         if (id !== undefined) live.current.onPick(Number(id));
       };
       const onPointer = (event: { pixel: number[]; dragging: boolean }) => {
         const element = tooltip.current;
         if (!element || event.dragging) return;
-        const hit = map.forEachFeatureAtPixel(event.pixel, (feature) => feature, { layerFilter: (l) => l === handles.current?.points, hitTolerance: 3 });
+        const hit = pointAt(event.pixel);
         if (!hit) return void (element.style.display = 'none');
         element.style.display = 'block';
         element.style.left = `${event.pixel[0] + 12}px`;
