@@ -39,6 +39,8 @@ export const settlementImportStartBody = z.object({
   track: optionalText(20),
   orbit: z.enum(ORBIT_DIRECTIONS).optional(),
   direction: z.enum(SETTLEMENT_DIRECTIONS).default('los'),
+  /** What the displacements are relative to: a reference point's id or a place. */
+  referencePoint: optionalText(100),
   /** Overrides the file's coordinate system (EGMS L3 is EPSG:3035, said by the file's layout). */
   srid: importSrid.optional(),
 });
@@ -57,6 +59,8 @@ export interface SettlementDataset {
   dates: string[];
   /** The date displacements are relative to (the first one). */
   referenceDate: string;
+  /** The reference point or area the provider measured against, as delivered. */
+  referencePoint: string | null;
   pointCount: number;
   velocity: { min: number; max: number; mean: number; std: number };
   bbox: [number, number, number, number];

@@ -89,6 +89,7 @@ export async function seedDemoSettlement(db: Db, city: DemoCity, options: DemoSe
       track: '142',
       orbit: 'ascending',
       direction: 'vertical',
+      referencePoint: '滨江区江南大道基岩参考点（稳定区）',
       dates,
       minx: 0,
       miny: 0,

@@ -28,6 +28,7 @@ CREATE TABLE "settlement_datasets" (
 	"track" text,
 	"orbit" text,
 	"direction" text NOT NULL,
+	"reference_point" text,
 	"dates" jsonb NOT NULL,
 	"point_count" integer DEFAULT 0 NOT NULL,
 	"velocity_min" double precision DEFAULT 0 NOT NULL,

@@ -25,6 +25,8 @@ export const settlementDatasets = pgTable(
     track: text('track'),
     orbit: text('orbit', { enum: ['ascending', 'descending'] }),
     direction: text('direction', { enum: ['los', 'vertical', 'eastWest'] }).notNull(),
+    /** The reference the provider measured against: a point's id or a place ("stable area near ..."). */
+    referencePoint: text('reference_point'),
     /** YYYY-MM-DD ascending; every point's displacement array follows it. */
     dates: jsonb('dates').$type<string[]>().notNull(),
     pointCount: integer('point_count').notNull().default(0),

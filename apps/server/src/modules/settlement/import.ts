@@ -158,6 +158,7 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
         track: options.track ?? null,
         orbit: options.orbit ?? null,
         direction: options.direction,
+        referencePoint: options.referencePoint ?? null,
         dates: columns.dates,
         minx: 0,
         miny: 0,

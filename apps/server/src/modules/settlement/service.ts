@@ -39,6 +39,7 @@ export function datasetView(d: DatasetRow): SettlementDataset {
     direction: d.direction,
     dates: d.dates,
     referenceDate: d.dates[0],
+    referencePoint: d.referencePoint,
     pointCount: d.pointCount,
     velocity: { min: d.velocityMin, max: d.velocityMax, mean: d.velocityMean, std: d.velocityStd },
     bbox: [d.minx, d.miny, d.maxx, d.maxy],

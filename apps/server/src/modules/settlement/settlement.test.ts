@@ -127,11 +127,11 @@ describe('settlement import', () => {
       { pid: 'A1', lat: 30.21, lon: 120.21, v: -3.2, d: [0, -0.4, -1.25, -1.9] },
       { pid: 'A2', lat: 30.2101, lon: 120.2101, v: 1.5, d: [0, 0.3, '', 0.55] },
     ]);
-    const job = await importDataset(api, 'EGMS_L2b_142_0001_IW2_VV_2023.csv', csv, { sensor: 'Sentinel-1', orbit: 'ascending', track: '142' });
+    const job = await importDataset(api, 'EGMS_L2b_142_0001_IW2_VV_2023.csv', csv, { sensor: 'Sentinel-1', orbit: 'ascending', track: '142', referencePoint: 'REF-7' });
     expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded', rowsWritten: 2 });
     expect(job.suggestedMapping).toMatchObject({ pointId: 'pid', velocity: 'mean_velocity', velocityStd: 'mean_velocity_std', coherence: 'temporal_coherence', height: 'height' });
     const dataset = (await api({ method: 'GET', url: `/api/settlement/datasets/${job.result!.datasetId}` })).json().result as SettlementDataset;
-    expect(dataset).toMatchObject({ pointCount: 2, track: '142', dates: ['2023-01-05', '2023-01-17', '2023-01-29', '2023-02-10'], referenceDate: '2023-01-05' });
+    expect(dataset).toMatchObject({ pointCount: 2, track: '142', referencePoint: 'REF-7', dates: ['2023-01-05', '2023-01-17', '2023-01-29', '2023-02-10'], referenceDate: '2023-01-05' });
     const window = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/window?bbox=120.2,30.2,120.22,30.22&resolution=1` })).json().result as SettlementWindow;
     const points = await Promise.all(window.ids.map(async (id) => (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/points/${id}` })).json().result as SettlementPoint));
     const a1 = points.find((p) => p.pointId === 'A1')!;

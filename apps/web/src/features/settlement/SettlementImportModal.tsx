@@ -60,6 +60,9 @@ export function SettlementImportModal({ open, onClose, onImported }: { open: boo
                 </Form.Item>
               </Input.Group>
             </Form.Item>
+            <Form.Item name="referencePoint" label={t('settlement.import.referencePoint')} style={{ marginBottom: 10 }}>
+              <Input maxLength={100} placeholder={t('settlement.import.referencePointHint')} />
+            </Form.Item>
             <Form.Item name="direction" label={t('settlement.import.direction')} style={{ marginBottom: 0 }}>
               <Select options={SETTLEMENT_DIRECTIONS.map((d) => ({ value: d, label: t(`settlement.direction.${d}`) }))} />
             </Form.Item>

@@ -33,6 +33,7 @@ function DatasetSummary({ dataset }: { dataset: SettlementDataset }) {
     [dataset.sensor, dataset.track && `T${dataset.track}`, dataset.orbit && t(`settlement.orbit.${dataset.orbit}`)].filter(Boolean).join(' '),
     t(`settlement.direction.${dataset.direction}`),
     t('settlement.period', { from: dataset.dates[0], to: dataset.dates[dataset.dates.length - 1], count: dataset.dates.length }),
+    dataset.referencePoint && t('settlement.reference', { point: dataset.referencePoint, date: dataset.referenceDate }),
     t('settlement.points', { count: dataset.pointCount, n: dataset.pointCount.toLocaleString() }),
     t('settlement.velocityStats', { min: dataset.velocity.min.toFixed(1), max: dataset.velocity.max.toFixed(1), mean: dataset.velocity.mean.toFixed(1) }),
   ].filter(Boolean);
