@@ -127,7 +127,7 @@ function assertDateIndexes(dataset: DatasetRow, query: SettlementWindowQuery) {
  * What the map draws in a window: single points (velocity, or displacement between two dates)
  * when zoomed in, else the kept grid cells' mean velocity. Both are index reads of the window.
  */
-export async function pointWindow(db: Db, dataset: DatasetRow, query: SettlementWindowQuery): Promise<SettlementWindow> {
+export async function pointWindow(db: Db, dataset: DatasetRow, query: SettlementWindowQuery, limit = MAX_WINDOW_POINTS): Promise<SettlementWindow> {
   assertDateIndexes(dataset, query);
   const [minx, miny, maxx, maxy] = query.bbox;
   const cellM = cellSizeFor(query.resolution);
@@ -169,7 +169,7 @@ export async function pointWindow(db: Db, dataset: DatasetRow, query: Settlement
         sql`${settlementCells.cy} between ${Math.floor(miny / dLat)} and ${Math.floor(maxy / dLat)}`,
       ),
     );
-  const every = Math.max(1, Math.ceil(Number(inWindow) / MAX_WINDOW_POINTS));
+  const every = Math.max(1, Math.ceil(Number(inWindow) / limit));
   const value = query.from !== undefined ? sql`((${series}[${query.to! + 1}] - ${series}[${query.from + 1}]) / 100.0)` : sql`${settlementPoints.velocity}`;
   const where = [eq(settlementPoints.datasetId, dataset.id), sql`point(${settlementPoints.lon}, ${settlementPoints.lat}) <@ ${boxSql(query.bbox)}`, sql`${value} is not null`];
   if (query.velocityMin !== undefined) where.push(sql`${settlementPoints.velocity} >= ${query.velocityMin}`);
@@ -180,9 +180,9 @@ export async function pointWindow(db: Db, dataset: DatasetRow, query: Settlement
     .select({ id: settlementPoints.id, lon: settlementPoints.lon, lat: settlementPoints.lat, value: sql<number>`${value}` })
     .from(settlementPoints)
     .where(and(...where))
-    .limit(MAX_WINDOW_POINTS + 1);
-  const truncated = every > 1 || rows.length > MAX_WINDOW_POINTS;
-  if (rows.length > MAX_WINDOW_POINTS) rows.length = MAX_WINDOW_POINTS;
+    .limit(limit + 1);
+  const truncated = every > 1 || rows.length > limit;
+  if (rows.length > limit) rows.length = limit;
   return {
     kind: 'points',
     cellM: null,

@@ -6,6 +6,7 @@ import { DEFAULT_SETTLEMENT_THRESHOLDS, type ImportJobView, type SettlementDatas
 import { queryRows } from '../../db/client.ts';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { judgeSegment, type PointColumns } from './analysis.ts';
+import { getDataset, pointWindow } from './service.ts';
 
 const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
@@ -96,6 +97,22 @@ describe('the demo dataset', () => {
     expect(detail.profile.length).toBeGreaterThan(0);
     expect(detail.points[0].offsetM).toBeLessThanOrEqual(DEFAULT_SETTLEMENT_THRESHOLDS.bufferM);
     expect(detail.asOf).toBe(dataset.dates[dataset.dates.length - 1]);
+  });
+
+  it('thins a window with more points than are sent evenly over the window, not from one corner', async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const [listed] = (await api({ method: 'GET', url: '/api/settlement/datasets' })).json().result as SettlementDataset[];
+    const dataset = await getDataset(demo.database.db, demo.ids.water, listed.id);
+    const bbox = [dataset.minx, dataset.miny, dataset.maxx, dataset.maxy];
+    const window = await pointWindow(demo.database.db, dataset, { bbox, resolution: 1 }, 1000);
+    expect(window).toMatchObject({ kind: 'points', truncated: true, every: 10 });
+    expect(window.ids.length).toBeGreaterThan(900);
+    expect(window.ids.length).toBeLessThanOrEqual(1000);
+    // Each quarter of the window keeps its share of the points.
+    const midLon = (bbox[0] + bbox[2]) / 2, midLat = (bbox[1] + bbox[3]) / 2;
+    const quarters = [0, 0, 0, 0];
+    window.lon.forEach((lon, i) => quarters[(lon < midLon ? 0 : 1) + (window.lat[i] < midLat ? 0 : 2)]++);
+    for (const n of quarters) expect(n).toBeGreaterThan(window.ids.length / 8);
   });
 
   it('is invisible to another enterprise', async () => {
