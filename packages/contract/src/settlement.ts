@@ -4,6 +4,7 @@ import { areaGeometry, type LineGeometry } from './geo.ts';
 import { importSrid } from './imports.ts';
 import { ORBIT_DIRECTIONS } from './leaks.ts';
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
+import { EXACT_LIST_LIMIT } from './lists.ts';
 
 /** What a dataset's velocities measure: along the satellite's line of sight, or decomposed. */
 export const SETTLEMENT_DIRECTIONS = ['los', 'vertical', 'eastWest'] as const;
@@ -194,10 +195,15 @@ export const settlementResultFilters = z.object({
   networkType: z.enum(NETWORK_TYPES).optional(),
   keyword: z.string().trim().max(60).optional(),
 });
-export const settlementResultQuery = settlementResultFilters.extend({
-  page: z.coerce.number().int().min(1).max(2000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20),
-});
+/** Pages by number within the first EXACT_LIST_LIMIT results (worst first: what a user works through). */
+export const settlementResultQuery = settlementResultFilters
+  .extend({
+    page: z.coerce.number().int().min(1).default(1),
+    pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.page - 1) * q.pageSize > EXACT_LIST_LIMIT) ctx.addIssue({ code: 'custom', path: ['page'], message: 'field.page.tooDeep' });
+  });
 export type SettlementResultQuery = z.infer<typeof settlementResultQuery>;
 
 /** Points or cells in a map window: columns, so a million numbers travel without keys. */

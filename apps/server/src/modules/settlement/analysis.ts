@@ -10,7 +10,7 @@ import { linesOf } from '../../geo/geometry.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
 import { metresPerDegree } from './points.ts';
-import { getThresholds, type DatasetRow } from './service.ts';
+import { getThresholds, round, type DatasetRow } from './service.ts';
 
 /** The measured points of a dataset in columns, as the join reads them. */
 export interface PointColumns {
@@ -34,7 +34,7 @@ interface NearPoint {
 export type SegmentFinding = Pick<SettlementResultDetail, 'pipeRowId' | 'pointCount' | 'meanVelocity' | 'minVelocity' | 'maxCumulative' | 'differential' | 'level' | 'crossed' | 'profile' | 'points'>;
 
 const LEVEL_RANK: Record<SettlementLevel, number> = { none: 0, warn: 1, alarm: 2 };
-const round2 = (v: number) => Math.round(v * 100) / 100;
+const round2 = (v: number) => round(v, 2);
 /**
  * Profile stretches are at least this long, and a segment has at most PROFILE_BINS of them; the
  * differential compares stretches of at least DIFFERENTIAL_MIN_POINTS points (a median of one or

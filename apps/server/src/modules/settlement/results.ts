@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
-import { SETTLEMENT_LEVELS, type AreaGeometry, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
-import type { Db } from '../../db/client.ts';
+import { EXACT_LIST_LIMIT, SETTLEMENT_LEVELS, type AreaGeometry, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
+import { queryRows, type Db } from '../../db/client.ts';
 import { pipes, settlementResults } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { exportFeatures, type ExportFormat } from '../exports/features.ts';
@@ -47,14 +47,21 @@ async function conditions(db: Db, dataset: DatasetRow, query: Filters): Promise<
 
 const worstFirst = [desc(settlementResults.level), asc(settlementResults.minVelocity), asc(settlementResults.pipeRowId)];
 
-/** The segments on moving ground, worst first (level, then lowest velocity), a page at a time. */
+/**
+ * The segments on moving ground, worst first (level, then lowest velocity), a page at a time. The
+ * total is the last analysis's kept count when nothing narrows the list, else counted up to
+ * EXACT_LIST_LIMIT + 1 ("more than"): no request counts a million results.
+ */
 export async function listResults(db: Db, dataset: DatasetRow, query: SettlementResultQuery) {
   const where = await conditions(db, dataset, query);
-  const [rows, [{ total }]] = await Promise.all([
+  const narrowed = query.level || query.networkType || query.keyword || query.projectId;
+  const [rows, total] = await Promise.all([
     db.select(columns).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where).orderBy(...worstFirst).limit(query.pageSize).offset((query.page - 1) * query.pageSize),
-    db.select({ total: sql<number>`count(*)::int` }).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where),
+    narrowed || !dataset.analysisSummary
+      ? queryRows<{ count: number }>(db, sql`select count(*)::int as count from (select 1 from ${settlementResults} inner join ${pipes} on ${pipes.id} = ${settlementResults.pipeRowId} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`).then(([r]) => Number(r.count))
+      : dataset.analysisSummary.segments,
   ]);
-  return { list: rows.map(view(dataset)), total: Number(total), page: query.page, pageSize: query.pageSize };
+  return { list: rows.map(view(dataset)), total: Math.min(total, narrowed ? EXACT_LIST_LIMIT : total), totalExact: !narrowed || total <= EXACT_LIST_LIMIT, page: query.page, pageSize: query.pageSize };
 }
 
 /** One segment's result with its line, profile and nearby points. */

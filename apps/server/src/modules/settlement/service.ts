@@ -114,7 +114,8 @@ export function cellSizeFor(resolution: number): number | null {
   return SETTLEMENT_CELL_LEVELS_M.find((size) => size / resolution >= 4) ?? SETTLEMENT_CELL_LEVELS_M[SETTLEMENT_CELL_LEVELS_M.length - 1];
 }
 
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** A value to `digits` decimals, as the API sends measures (no float noise in the JSON). */
+export const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function assertDateIndexes(dataset: DatasetRow, query: SettlementWindowQuery) {
   const max = dataset.dates.length - 1;

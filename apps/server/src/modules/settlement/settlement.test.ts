@@ -84,6 +84,10 @@ describe('the demo dataset', () => {
     // Worst first: alarms, then warnings, each by lowest velocity; every flagged one says why.
     const page = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results?pageSize=50` })).json().result;
     expect(page.total).toBe(dataset.analysis.summary!.segments);
+    expect(page.totalExact).toBe(true);
+    const deep = await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results?page=600&pageSize=20` });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().message).toMatch(/^page: /);
     const levels = page.list.map((r: { level: string }) => ['none', 'warn', 'alarm'].indexOf(r.level));
     expect(levels).toEqual([...levels].sort((a, b) => b - a));
     expect(page.list[0].level).toBe('alarm');
@@ -91,6 +95,7 @@ describe('the demo dataset', () => {
     // The corridor project holds the subsidence corridor: fewer segments, alarms among them.
     const corridor = ((await api({ method: 'GET', url: '/api/projects' })).json().result as { id: number; code: string }[]).find((p) => p.code === 'JN-INSAR-2026')!;
     const inProject = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results?projectId=${corridor.id}&level=alarm` })).json().result;
+    expect(inProject).toMatchObject({ totalExact: true });
     expect(inProject.total).toBeGreaterThan(0);
     expect(inProject.total).toBeLessThan(dataset.analysis.summary!.alarm);
     const detail = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results/${page.list[0].pipeRowId}` })).json().result as SettlementResultDetail;

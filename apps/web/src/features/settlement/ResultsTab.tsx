@@ -142,10 +142,13 @@ export function ResultsTab({ dataset, settings, projects, onShowPoint }: { datas
             current: page.page,
             pageSize: page.pageSize,
             total: results.data?.result.total,
+            // Pages by number reach as far as the server counts exactly (the worst come first).
             size: 'small',
             showSizeChanger: false,
             onChange: (p) => setPage((old) => ({ ...old, page: p })),
-            showTotal: (total) => <span data-testid="results-total">{t('settlement.results.total', { count: total, n: total.toLocaleString() })}</span>,
+            showTotal: (total) => (
+              <span data-testid="results-total">{t('settlement.results.total', { count: total, n: `${results.data?.result.totalExact === false ? '> ' : ''}${total.toLocaleString()}` })}</span>
+            ),
           }}
           columns={[
             { title: t('settlement.results.level'), dataIndex: 'level', render: (l: SettlementResult['level']) => <Tag color={LEVEL_COLOR[l]}>{t(`settlement.level.${l}`)}</Tag> },
