@@ -22,6 +22,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { generateCity } from '../apps/server/src/demo/city.ts';
 import { seedDemo } from '../apps/server/src/demo/seed.ts';
+import { readConfig } from '../apps/server/src/config.ts';
 import { migrateDatabase, openDatabase, type Database } from '../apps/server/src/db/client.ts';
 import { analyseUpload, getImportJob } from '../apps/server/src/modules/imports/jobs.ts';
 import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
@@ -44,7 +45,7 @@ const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
 
 /** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
 async function importNetwork(database: Database, dir: string, file: string, enterpriseId: number) {
-  const limits = { dataDir: dir, uploadLimit: 1024 * 1024 * 1024 };
+  const limits = { dataDir: dir, uploadLimit: 1024 * 1024 * 1024, parallelFromBytes: readConfig({}).parallelImportBytes };
   const upload = join(dir, `upload-${Date.now()}`);
   await copyFile(file, upload);
   const runner = new JobRunner(database.db);

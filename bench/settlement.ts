@@ -25,6 +25,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { DEFAULT_SETTLEMENT_THRESHOLDS } from '@console/contract';
 import { generateCity } from '../apps/server/src/demo/city.ts';
 import { seedDemo } from '../apps/server/src/demo/seed.ts';
+import { readConfig } from '../apps/server/src/config.ts';
 import { demoGroundMotion, demoVelocityAt, seedDemoSettlement } from '../apps/server/src/demo/settlement.ts';
 import { seededRandom } from '../apps/server/src/demo/random.ts';
 import { pipes } from '../apps/server/src/db/schema.ts';
@@ -85,7 +86,7 @@ async function ingest(say: (line: string) => void, dir: string) {
       return performance.now() - started;
     };
     const ours = async () => {
-      const limits = { dataDir: dir, uploadLimit: 4 * 1024 * 1024 * 1024 };
+      const limits = { dataDir: dir, uploadLimit: 4 * 1024 * 1024 * 1024, parallelFromBytes: readConfig({}).parallelImportBytes };
       const upload = join(dir, `upload-${Date.now()}`);
       await copyFile(file, upload);
       const runner = new JobRunner(server.database.db);

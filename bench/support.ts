@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrateDatabase, openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { createScratchDatabase } from '../apps/server/src/testing/databases.ts';
 
 const run = promisify(execFile);
 export const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -25,24 +26,7 @@ export async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ value
 }
 
 /** A new empty database on the PostgreSQL server, for a server process to seed; dropped by the returned function. */
-export async function emptyServerDatabase() {
-  const name = `console_bench_${Date.now()}_${Math.floor(Math.random() * 1000)}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: SERVER_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
+export const emptyServerDatabase = () => createScratchDatabase(SERVER_URL, 'console_bench');
 
 /** A database for one run: embedded PGlite in a folder, or a new database on the server (dropped at the end). */
 export async function freshDatabase(kind: 'pglite' | 'postgres', dir: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {

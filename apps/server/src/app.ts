@@ -205,7 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
-      const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit };
+      const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, parallelFromBytes: config.parallelImportBytes };
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
       // A new network is judged against every settlement dataset again.
       const afterImport = (enterpriseId: number) => void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));

@@ -118,13 +118,18 @@ test.describe('register and recover', () => {
 });
 
 test.describe('change password', () => {
-  test('validates, refuses a wrong old password, then changes it and signs out', async ({ page }) => {
-    await register(page, 'changer', '13600004321', 'Old12345');
-    await signIn(page, 'changer', 'Old12345');
+  test('validates, refuses a wrong old password, then changes it and signs out', async ({ page }, testInfo) => {
+    // A retry registers a new account: the first attempt's phone is taken and its SMS still cooling down.
+    const username = `changer${testInfo.retry}`;
+    await register(page, username, `1360000432${testInfo.retry}`, 'Old12345');
+    await signIn(page, username, 'Old12345');
     await page.goto('/enterprise/applyEnterprise');
     await page.getByTestId('avatar-menu').hover();
     await page.getByTestId('menu-change-password').click();
     const modal = page.locator('.ant-modal');
+    // Click only once the zoom-in has finished, so the click lands on the settled button.
+    await expect(modal).toBeVisible();
+    await expect(modal).not.toHaveClass(/ant-zoom/);
     await modal.getByRole('button', { name: 'Submit' }).click();
     await expect(modal).toContainText('Please enter the old password');
     await modal.getByLabel('New password', { exact: true }).fill('new-pass!');
@@ -144,6 +149,6 @@ test.describe('change password', () => {
     await expect(page.locator('.ant-message')).toContainText('Password changed, please sign in again');
     await page.waitForURL(/\/user\/login/);
     expect(await page.evaluate(() => [localStorage.getItem('Access-Token'), localStorage.getItem('Login_Userinfo')])).toEqual([null, null]);
-    await signIn(page, 'changer', 'New12345');
+    await signIn(page, username, 'New12345');
   });
 });

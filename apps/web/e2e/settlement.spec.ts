@@ -103,5 +103,9 @@ test.describe('settlement', () => {
     await expect(drawer.getByTestId('result-level')).toHaveText('Alarm');
     await expect(drawer.getByTestId('result-crossing').first()).toContainText('mean velocity -20 mm/yr past -10 by 10');
     await expect(drawer.getByTestId('result-profile').locator('canvas')).toBeVisible();
+    // The profile along the run of connected segments through it.
+    await drawer.getByTestId('result-run').click();
+    await expect(drawer.getByTestId('result-run-summary')).toHaveText(/^\d+ connected segments, [\d,]+ m, \d+ points within the buffer/);
+    await expect(drawer.getByTestId('result-profile').locator('canvas')).toBeVisible();
   });
 });

@@ -188,6 +188,18 @@ export interface SettlementResultDetail extends SettlementResult {
   points: { id: number; pointId: string; alongM: number; offsetM: number; velocity: number }[];
 }
 
+/** The profile along a run of connected segments: the picked one extended both ways while each end meets exactly one more segment of its network. */
+export interface SettlementRunProfile {
+  /** In order along the run, with where each lies along it (m). */
+  segments: { pipeRowId: number; pipeId: string; fromM: number; toM: number }[];
+  lengthM: number;
+  pointCount: number;
+  profile: SettlementProfileBin[];
+  geometry: LineGeometry;
+  /** The run stopped at its length or segment limit rather than at a junction or an end. */
+  capped: boolean;
+}
+
 export const settlementResultFilters = z.object({
   level: z.enum(SETTLEMENT_LEVELS).optional(),
   /** Segments inside this project's area. */

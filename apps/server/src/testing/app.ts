@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import CryptoJS from 'crypto-js';
-import pg from 'pg';
 import { eq, desc } from 'drizzle-orm';
 import { readConfig, type Config } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
 import { smsOutbox } from '../db/schema.ts';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
+import { createScratchDatabase } from './databases.ts';
 
 export { DEMO_PASSWORD };
 
@@ -35,30 +35,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
   if (serverUrl) {
-    const name = `console_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      // Closed connections may still be saying goodbye: wait for them rather than kill them (a
-      // killed one raises an error in the process that closed it).
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await client.query(`drop database if exists ${name}${attempt > 50 ? ' with (force)' : ''}`);
-          break;
-        } catch (error) {
-          if ((error as { code?: string }).code !== '55006' || attempt > 50) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-      await client.end();
-    };
+    const scratch = await createScratchDatabase(serverUrl, 'console_test');
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   }
   const database = await openDatabase({ databaseUrl, dataDir: null });
   await migrateDatabase(database);
@@ -161,11 +140,11 @@ export interface DemoServer {
   readonly ids: DemoIds;
 }
 
-export function useDemoServer(): DemoServer {
+export function useDemoServer(overrides: Partial<Config> = {}): DemoServer {
   let test: TestApp | undefined;
   let ids: DemoIds | undefined;
   beforeAll(async () => {
-    test = await createTestApp();
+    test = await createTestApp(overrides);
     ids = await demoEnterpriseIds(test.app);
   });
   afterAll(async () => {

@@ -11,6 +11,7 @@ import type {
   SettlementPoint,
   SettlementResult,
   SettlementResultDetail,
+  SettlementRunProfile,
   SettlementThresholds,
   SettlementWindow,
 } from '@console/contract';
@@ -44,6 +45,7 @@ export const settlementApi = {
   average: (id: number, area: AreaGeometry) => postJson<SettlementAverage>(`${dataset(id)}/average`, { area }),
   results: (id: number, query: ResultFilters & { page: number; pageSize: number }) => get<{ list: SettlementResult[]; total: number; totalExact: boolean; page: number; pageSize: number }>(`${dataset(id)}/results`, { ...query }),
   result: (id: number, pipeRowId: number) => get<SettlementResultDetail>(`${dataset(id)}/results/${pipeRowId}`),
+  run: (id: number, pipeRowId: number) => get<SettlementRunProfile>(`${dataset(id)}/results/${pipeRowId}/run`),
   flagged: (id: number) => get<{ pipeRowId: number; pipeId: string; level: SettlementLevel; geometry: LineGeometry }[]>(`${dataset(id)}/results/flagged`),
   exportResults: (id: number, filters: ResultFilters, format: string) => getBlob(`${dataset(id)}/results/export`, { ...filters, format }),
   bands: () => get<SettlementBands>('/settlement/bands'),

@@ -420,10 +420,12 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     }
   }, [overlays, settings]);
 
+  // Once per map (the map is made again only when the settings' content changes, not their object).
   useEffect(() => {
     if (!map.current || !extend) return;
     return extend(map.current) ?? undefined;
-  }, [extend, settings]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [extend, JSON.stringify(settings)]);
 
   // Measuring: one line or polygon at a time, its length or area (on the sphere) shown as it is drawn.
   useEffect(() => {

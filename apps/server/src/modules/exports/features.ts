@@ -1,3 +1,4 @@
+import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Geometry } from 'geojson';
 
@@ -35,24 +36,70 @@ const csvCell = (value: unknown) => {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
+/** Rows of an export read a page at a time: a network of a million segments is never held whole. */
+export const EXPORT_PAGE = 5_000;
+
 /**
- * Features as a file: GeoJSON, CSV with a WKT column (UTF-8 with a byte order mark, so spreadsheet
- * programs read Chinese text) or XLSX; `fields` are the attribute columns, in order.
+ * A query's rows in pages of EXPORT_PAGE, in key order: `page(after)` reads the rows after the
+ * last page's last key (null first), so each page is an index range, never a deep offset.
  */
-export async function exportFeatures(features: ExportFeature[], fields: readonly string[], sheetName: string, format: ExportFormat): Promise<{ body: Buffer; type: string; extension: string }> {
+export async function* keysetPages<Row, Key>(page: (after: Key | null) => Promise<Row[]>, keyOf: (row: Row) => Key, size = EXPORT_PAGE): AsyncGenerator<Row[]> {
+  let after: Key | null = null;
+  for (;;) {
+    const rows = await page(after);
+    if (rows.length) yield rows;
+    if (rows.length < size) return;
+    after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+/**
+ * Features as a file, streamed as the pages come: GeoJSON, CSV with a WKT column (UTF-8 with a
+ * byte order mark, so spreadsheet programs read Chinese text) or XLSX (ExcelJS's streaming
+ * writer); `fields` are the attribute columns, in order.
+ */
+export function exportFeatures<Row>(
+  rows: AsyncIterable<Row[]>,
+  toFeature: (row: Row) => ExportFeature,
+  fields: readonly string[],
+  sheetName: string,
+  format: ExportFormat,
+): { stream: Readable; type: string; extension: string } {
+  const pages = (async function* () {
+    for await (const page of rows) yield page.map(toFeature);
+  })();
   if (format === 'geojson') {
-    const collection = { type: 'FeatureCollection', features: features.map((f) => ({ type: 'Feature', id: f.id, geometry: f.geometry, properties: f.properties })) };
-    return { body: Buffer.from(JSON.stringify(collection)), type: 'application/geo+json', extension: 'geojson' };
+    const text = async function* () {
+      yield '{"type":"FeatureCollection","features":[';
+      let first = true;
+      for await (const page of pages) {
+        if (!page.length) continue;
+        yield (first ? '' : ',') + page.map((f) => JSON.stringify({ type: 'Feature', id: f.id, geometry: f.geometry, properties: f.properties })).join(',');
+        first = false;
+      }
+      yield ']}';
+    };
+    return { stream: Readable.from(text()), type: 'application/geo+json', extension: 'geojson' };
   }
   if (format === 'csv') {
-    const lines = [[...fields, 'wkt'].join(',')];
-    for (const f of features) lines.push([...fields.map((name) => csvCell(f.properties[name])), csvCell(toWkt(f.geometry))].join(','));
-    return { body: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`), type: 'text/csv; charset=utf-8', extension: 'csv' };
+    const text = async function* () {
+      yield `\uFEFF${[...fields, 'wkt'].join(',')}\r\n`;
+      for await (const page of pages) {
+        yield page.map((f) => `${[...fields.map((name) => csvCell(f.properties[name])), csvCell(toWkt(f.geometry))].join(',')}\r\n`).join('');
+      }
+    };
+    return { stream: Readable.from(text()), type: 'text/csv; charset=utf-8', extension: 'csv' };
   }
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = [...fields, 'wkt'].map((key) => ({ header: key, key, width: key === 'wkt' ? 60 : 14 }));
-  for (const f of features) sheet.addRow({ ...f.properties, wkt: toWkt(f.geometry) });
-  sheet.getRow(1).font = { bold: true };
-  return { body: Buffer.from(await workbook.xlsx.writeBuffer()), type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' };
+  const stream = new PassThrough();
+  const write = async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    const sheet = workbook.addWorksheet(sheetName);
+    sheet.columns = [...fields, 'wkt'].map((key) => ({ header: key, key, width: key === 'wkt' ? 60 : 14 }));
+    sheet.getRow(1).font = { bold: true };
+    for await (const page of pages) for (const f of page) sheet.addRow({ ...f.properties, wkt: toWkt(f.geometry) }).commit();
+    sheet.commit();
+    await workbook.commit();
+  };
+  write().catch((error) => stream.destroy(error));
+  return { stream, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' };
 }

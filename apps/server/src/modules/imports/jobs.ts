@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { RUNNING_IMPORT_STATUSES, translate, type ImportJobView, type Language, type MessageKey, type MessageParam } from '@console/contract';
+import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/uploads.ts';
 import { crsOfSrid, reprojectToWgs84, type DetectedCrs, type Reproject } from './crs.ts';
 import { HEARTBEAT_MS, JobInterrupted } from './runner.ts';
+import { MAX_PROBLEMS, problem } from './problems.ts';
 import { openImportFile, UnreadableFile, type Source } from './sources/index.ts';
 
 export type ImportJob = typeof importJobs.$inferSelect;
@@ -16,14 +17,14 @@ export type ImportKind = ImportJob['kind'];
 
 /** Features read to list a file's fields and their sample values. */
 const SAMPLE_FEATURES = 200;
-/** Problems kept for the report; the count covers them all. */
-export const MAX_PROBLEMS = 500;
 /** A running job whose heartbeat (every HEARTBEAT_MS) stopped this long ago lost its server. */
 const STALE_AFTER_MS = 6 * HEARTBEAT_MS;
 
 export interface ImportLimits {
   dataDir: string;
   uploadLimit: number;
+  /** Files from this size on are read by worker threads, where a kind can. */
+  parallelFromBytes: number;
 }
 
 const uploadPath = (job: Pick<ImportJob, 'workDir' | 'fileName'>) => join(job.workDir, `upload${extname(job.fileName).toLowerCase()}`);
@@ -133,10 +134,7 @@ export async function reportProgress(db: Db, jobId: number, values: Partial<Pick
   await db.update(importJobs).set({ ...values, heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
 }
 
-/** A problem in both languages, so the report reads in whichever language the reader uses. */
-export function problem(row: number | null, featureId: string | null, field: string | null, key: MessageKey, params: Record<string, MessageParam> = {}): ImportProblemRecord {
-  return { row, featureId, field, reason: { 'zh-CN': translate(key, 'zh-CN', params), 'en-US': translate(key, 'en-US', params) } };
-}
+export { MAX_PROBLEMS, problem } from './problems.ts';
 
 type StagedCleanup = (db: Db, jobId: number) => Promise<void>;
 const stagedCleanups: StagedCleanup[] = [async (db, jobId) => void (await db.delete(pipeImportRows).where(eq(pipeImportRows.jobId, jobId)))];
@@ -214,12 +212,12 @@ export function importJobView(job: ImportJob, lang: Language, suggestedMapping: 
  * failed with the reason (its work writes in one transaction, so nothing is half-written). On
  * success the uploaded file goes.
  */
-export async function runImportJob(db: Db, limits: ImportLimits, job: ImportJob, srid: number | undefined, work: (source: Source, reproject: Reproject) => Promise<void>) {
+export async function runImportJob(db: Db, limits: ImportLimits, job: ImportJob, srid: number | undefined, work: (source: Source, reproject: Reproject, crs: DetectedCrs) => Promise<void>) {
   try {
     const crs = jobCrs(job, srid);
     if (!crs) return await markFailed(db, job, [problem(null, null, 'srid', 'import.unknownCrs')]);
     if (!crs.definition) return await markFailed(db, job, [problem(null, null, 'srid', 'import.crsUnreadable', { name: crs.name })]);
-    await work(await openJobSource(job, limits), reprojectToWgs84(crs));
+    await work(await openJobSource(job, limits), reprojectToWgs84(crs), crs);
     await removeWorkDir(job);
   } catch (error) {
     if (error instanceof JobInterrupted) return await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);

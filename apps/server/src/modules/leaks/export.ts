@@ -1,8 +1,6 @@
 import type { Geometry } from 'geojson';
 import { exportFeatures, type ExportFormat } from '../exports/features.ts';
-import type { allPois } from './service.ts';
-
-type Poi = Awaited<ReturnType<typeof allPois>>[number];
+import type { PoiExportRow } from './service.ts';
 
 /** Columns of a POI export: the POI, its work and its finding. */
 const FIELDS = [
@@ -12,8 +10,8 @@ const FIELDS = [
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function exportPois(rows: Poi[], format: ExportFormat) {
-  const features = rows.map((p) => ({
+export function exportPois(pages: AsyncIterable<PoiExportRow[]>, format: ExportFormat) {
+  return exportFeatures(pages, (p) => ({
     id: p.poiNo,
     geometry: p.geometry as Geometry,
     properties: {
@@ -39,6 +37,5 @@ export function exportPois(rows: Poi[], format: ExportFormat) {
       foundAt: iso(p.foundAt),
       repairedAt: iso(p.repairedAt),
     },
-  }));
-  return exportFeatures(features, FIELDS, 'pois', format);
+  }), FIELDS, 'pois', format);
 }

@@ -78,8 +78,8 @@ export const leakRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobR
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const file = await exportPois(await service.allPois(db, requireEnterprise(request).id, filters), format);
-      return reply.type(file.type).header('content-disposition', `attachment; filename="pois.${file.extension}"`).send(file.body);
+      const file = exportPois(service.poiPages(db, requireEnterprise(request).id, filters), format);
+      return reply.type(file.type).header('content-disposition', `attachment; filename="pois.${file.extension}"`).send(file.stream);
     },
   );
   api.get(

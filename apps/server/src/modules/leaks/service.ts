@@ -5,6 +5,7 @@ import { POI_ACTION_FROM, type FindingInput, type Language, type PoiAction, type
 import type { Db } from '../../db/client.ts';
 import { deliveries, memberships, poiEvents, poiPhotos, pois, users } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 
 const poiColumns = {
   id: pois.id,
@@ -78,14 +79,25 @@ export async function listPois(db: Db, enterpriseId: number, q: PoiListQuery) {
 }
 
 /** Every POI matching the filters (no paging), with its delivery's name, for exports. */
-export async function allPois(db: Db, enterpriseId: number, q: Omit<PoiListQuery, 'page' | 'pageSize'>) {
+type PoiKey = { deliveryId: number; poiNo: string; id: number };
+
+/** A page of POIs for an export: after `after`, by delivery and number. */
+function poiExportPage(db: Db, where: SQL | undefined, after: PoiKey | null) {
   return db
     .select({ ...poiColumns, deliveryName: deliveries.name })
     .from(pois)
     .leftJoin(users, eq(users.id, pois.assigneeId))
     .innerJoin(deliveries, eq(deliveries.id, pois.deliveryId))
-    .where(poiConditions(enterpriseId, q))
-    .orderBy(asc(pois.deliveryId), asc(pois.poiNo));
+    .where(after ? and(where, sql`(${pois.deliveryId}, ${pois.poiNo}, ${pois.id}) > (${after.deliveryId}, ${after.poiNo}, ${after.id})`) : where)
+    .orderBy(asc(pois.deliveryId), asc(pois.poiNo), asc(pois.id))
+    .limit(EXPORT_PAGE);
+}
+export type PoiExportRow = Awaited<ReturnType<typeof poiExportPage>>[number];
+
+/** The (filtered) POIs in pages, for an export. */
+export function poiPages(db: Db, enterpriseId: number, q: Omit<PoiListQuery, 'page' | 'pageSize'>) {
+  const where = poiConditions(enterpriseId, q);
+  return keysetPages((after: PoiKey | null) => poiExportPage(db, where, after), (row): PoiKey => ({ deliveryId: row.deliveryId, poiNo: row.poiNo, id: row.id }));
 }
 
 /** One POI with its history, newest first. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { as, login, useDemoServer } from '../../testing/app.ts';
+import { pipePages } from './service.ts';
 
 const demo = useDemoServer();
 
@@ -229,5 +230,17 @@ describe('pipeline export', () => {
     const gas = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/pipelines/export?format=geojson' })).json();
     expect(gas.features.every((f: { properties: { networkType: string } }) => f.properties.networkType === 'gas')).toBe(true);
     expect((await viewer({ method: 'GET', url: '/api/pipelines/export?format=shp' })).statusCode).toBe(400);
+  });
+
+  it('reads an export page by page after the last key: every row once, in pipe id order', async () => {
+    const filters = { networkType: 'water' as const, diameterMin: 300 };
+    const pages = [];
+    for await (const page of await pipePages(demo.database.db, demo.ids.water, filters, 7)) pages.push(page);
+    const ids = pages.flat().map((p) => p.pipeId);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    expect(ids).toHaveLength((await viewer({ method: 'GET', url: '/api/pipelines?networkType=water&diameterMin=300' })).json().result.total);
+    expect(pages.length).toBeGreaterThan(2);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 });

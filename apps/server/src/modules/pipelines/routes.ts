@@ -47,12 +47,12 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
       schema: { tags, summary: 'The (filtered) network as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeFilters.extend({ format: z.enum(EXPORT_FORMATS).default('geojson') }) },
     },
     async (request, reply) => {
-      const rows = await app.database.cancellable(clientGone(reply), (work) => service.allPipes(work, requireEnterprise(request).id, request.query));
-      const file = await exportPipes(rows, request.query.format);
+      // Streamed a page at a time; a client that leaves stops the reading.
+      const file = exportPipes(await service.pipePages(db, requireEnterprise(request).id, request.query), request.query.format);
       return reply
         .type(file.type)
         .header('content-disposition', `attachment; filename="pipes.${file.extension}"`)
-        .send(file.body);
+        .send(file.stream);
     },
   );
 

@@ -7,6 +7,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
 import { pipeInsideArea } from './queries.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
+import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 
 const columns = {
   id: pipes.id,
@@ -104,9 +105,22 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery):
 }
 
 /** Every pipe matching the filters (no paging), for exports. */
-export async function allPipes(db: Db, enterpriseId: number, q: PipeFilters) {
-  return db.select(columns).from(pipes).where(await conditions(db, enterpriseId, q)).orderBy(asc(pipes.pipeId));
+/** The (filtered) network in pages, by pipe id, for an export (the filters are checked before any page is read). */
+export async function pipePages(db: Db, enterpriseId: number, q: PipeFilters, size = EXPORT_PAGE) {
+  const where = await conditions(db, enterpriseId, q);
+  return keysetPages(
+    (after: { pipeId: string; id: number } | null) =>
+      db
+        .select(columns)
+        .from(pipes)
+        .where(after ? and(where, sql`(${pipes.pipeId}, ${pipes.id}) > (${after.pipeId}, ${after.id})`) : where)
+        .orderBy(asc(pipes.pipeId), asc(pipes.id))
+        .limit(size),
+    (row) => ({ pipeId: row.pipeId, id: row.id }),
+    size,
+  );
 }
+export type PipeRow = Awaited<ReturnType<typeof getPipe>>;
 
 /** Values to offer in the filters: materials in use (from the maintained counts). */
 export async function pipeFacets(db: Db, enterpriseId: number) {

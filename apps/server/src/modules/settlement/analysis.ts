@@ -1,5 +1,5 @@
 import KDBush from 'kdbush';
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LineGeometry, SettlementCrossing, SettlementLevel, SettlementProfileBin, SettlementResultDetail, SettlementThresholds } from '@console/contract';
 import type { Db } from '../../db/client.ts';
@@ -7,6 +7,7 @@ import { copyInto } from '../../db/copy.ts';
 import { pipes, settlementDatasets, settlementPoints, settlementResults, type StoredGeometry } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { linesOf } from '../../geo/geometry.ts';
+import { boxSql } from '../../geo/sql.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
 import { metresPerDegree } from './points.ts';
@@ -24,7 +25,7 @@ export interface PointColumns {
 }
 
 /** A point near a pipe: which one, where along the pipe and how far from it (metres). */
-interface NearPoint {
+export interface NearPoint {
   index: number;
   alongM: number;
   offsetM: number;
@@ -95,19 +96,16 @@ function quantile(sorted: number[], q: number) {
  * differential settlement (largest change of the stretch medians between neighbouring stretches,
  * per 100 m); then its level by the thresholds, saying which it crossed and by how much.
  */
-export function judgeSegment(pipeRowId: number, near: NearPoint[], lengthM: number, points: PointColumns, thresholds: SettlementThresholds): SegmentFinding {
-  let sum = 0, minVelocity = Infinity, maxCumulative = Infinity;
-  for (const p of near) {
-    const v = points.velocity[p.index];
-    sum += v;
-    minVelocity = Math.min(minVelocity, v);
-    maxCumulative = Math.min(maxCumulative, points.cumulative[p.index]);
-  }
-  const meanVelocity = sum / near.length;
+/**
+ * Velocity along a line: median and quartiles per stretch (at least MIN_BIN_M, at most
+ * PROFILE_BINS of them), and the differential settlement, the largest change between neighbouring
+ * stretch medians of DIFFERENTIAL_MIN_POINTS or more points, per 100 m.
+ */
+export function profileAlong(near: NearPoint[], lengthM: number, velocity: Float32Array): { profile: SettlementProfileBin[]; differential: number | null } {
   const binM = Math.max(MIN_BIN_M, lengthM / PROFILE_BINS);
   const binCount = Math.max(1, Math.ceil(lengthM / binM));
   const bins: number[][] = Array.from({ length: binCount }, () => []);
-  for (const p of near) bins[Math.min(binCount - 1, Math.floor(p.alongM / binM))].push(points.velocity[p.index]);
+  for (const p of near) bins[Math.min(binCount - 1, Math.floor(p.alongM / binM))].push(velocity[p.index]);
   const profile: SettlementProfileBin[] = [];
   const medians: { centre: number; median: number }[] = [];
   bins.forEach((values, i) => {
@@ -122,6 +120,19 @@ export function judgeSegment(pipeRowId: number, near: NearPoint[], lengthM: numb
     const gradient = (Math.abs(medians[i].median - medians[i - 1].median) / (medians[i].centre - medians[i - 1].centre)) * 100;
     differential = Math.max(differential ?? 0, gradient);
   }
+  return { profile, differential };
+}
+
+export function judgeSegment(pipeRowId: number, near: NearPoint[], lengthM: number, points: PointColumns, thresholds: SettlementThresholds): SegmentFinding {
+  let sum = 0, minVelocity = Infinity, maxCumulative = Infinity;
+  for (const p of near) {
+    const v = points.velocity[p.index];
+    sum += v;
+    minVelocity = Math.min(minVelocity, v);
+    maxCumulative = Math.min(maxCumulative, points.cumulative[p.index]);
+  }
+  const meanVelocity = sum / near.length;
+  const { profile, differential } = profileAlong(near, lengthM, points.velocity);
 
   const crossed: SettlementCrossing[] = [];
   // Subsidence thresholds are negative (lower is worse); the differential is a size (higher is worse).
@@ -157,8 +168,9 @@ export function judgeSegment(pipeRowId: number, near: NearPoint[], lengthM: numb
 const POINT_BATCH = 100_000;
 const PIPE_BATCH = 20_000;
 
-/** The dataset's points into columns, read in id order a batch at a time. */
-export async function loadPoints(db: Db, datasetId: number, signal?: AbortSignal): Promise<PointColumns> {
+/** The dataset's points (or those in any of `boxes`, lon/lat) into columns, read in id order a batch at a time. */
+export async function loadPoints(db: Db, datasetId: number, signal?: AbortSignal, boxes?: readonly (readonly number[])[]): Promise<PointColumns> {
+  const inBoxes = boxes && or(...boxes.map((box) => sql`point(${settlementPoints.lon}, ${settlementPoints.lat}) <@ ${boxSql(box)}`));
   const chunks: { id: number; pointId: string; lon: number; lat: number; velocity: number; cumulative: number }[][] = [];
   let after = 0;
   for (;;) {
@@ -166,7 +178,7 @@ export async function loadPoints(db: Db, datasetId: number, signal?: AbortSignal
     const rows = await db
       .select({ id: settlementPoints.id, pointId: settlementPoints.pointId, lon: settlementPoints.lon, lat: settlementPoints.lat, velocity: settlementPoints.velocity, cumulative: settlementPoints.cumulative })
       .from(settlementPoints)
-      .where(and(eq(settlementPoints.datasetId, datasetId), gt(settlementPoints.id, after)))
+      .where(and(eq(settlementPoints.datasetId, datasetId), gt(settlementPoints.id, after), inBoxes))
       .orderBy(settlementPoints.id)
       .limit(POINT_BATCH);
     if (!rows.length) break;

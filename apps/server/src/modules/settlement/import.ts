@@ -4,15 +4,14 @@ import type { Db } from '../../db/client.ts';
 import type { CopyWriter } from '../../db/copy.ts';
 import { importJobs, settlementDatasets, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import type { Geometry } from 'geojson';
-import { isSinglePoint, pointOf } from '../imports/areas.ts';
-import type { Reproject } from '../imports/crs.ts';
 import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, onJobFailed, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
-import type { SourceFeature } from '../imports/sources/index.ts';
+import { WorkerPool } from '../imports/workers.ts';
 import { getProject } from '../projects/service.ts';
+import type { PointWorkerInit } from './import-worker.ts';
 import { createPointTable, dropPointTable, finishDataset } from './points.ts';
+import { addPoint, emptyPointBatch, readingPlan, type PointBatch } from './rows.ts';
 
 /** Names providers give the point attributes, in English and Chinese (EGMS first). */
 const FIELD_NAMES: Record<SettlementImportField, string[]> = {
@@ -38,92 +37,11 @@ export function dateFields(fieldNames: string[]): { names: string[]; dates: stri
   return { names: found.map((f) => f.name), dates: found.map((f) => f.date) };
 }
 
-const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).trim());
-
-/** A number as a file gives it: null when empty (a gap), NaN when it is not a number. */
-function measure(raw: unknown): number | null {
-  if (typeof raw === 'string') {
-    // Strings first: a CSV delivery gives a hundred or more per row.
-    if (raw === '') return null;
-    const value = +raw;
-    if (value - value === 0) return value === 0 && raw.trim() === '' ? null : value;
-    return NaN;
-  }
-  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : NaN;
-  if (raw === null || raw === undefined) return null;
-  return measure(String(raw));
-}
-
-type Access = (feature: SourceFeature) => unknown;
-
-/**
- * How each mapped field is read, decided once per import: by position in a CSV row (a delivery
- * has a column per date, a hundred or more), else by name.
- */
-function readingPlan(columns: readonly string[] | undefined, options: SettlementImportStart, dateNames: string[]) {
-  const position = new Map((columns ?? []).map((name, index) => [name.trim(), index]));
-  const access = (name: string | undefined): Access | null => {
-    if (!name) return null;
-    const index = position.get(name);
-    return index === undefined ? (f) => f.properties[name] : (f) => (f.values ? f.values[index] : f.properties[name]);
-  };
-  const field = (target: SettlementImportField) => ({ target, name: options.mapping[target], read: access(options.mapping[target]) });
-  return {
-    pointId: access(options.mapping.pointId),
-    velocity: field('velocity'),
-    optional: (['velocityStd', 'coherence', 'height', 'acceleration'] as const).map(field),
-    dates: dateNames.map((name) => ({ name, read: access(name)! })),
-  };
-}
-type ReadingPlan = ReturnType<typeof readingPlan>;
-
-/** One checked point as COPY values (POINT_COLUMNS after dataset_id), or its problems. */
-function pointFromFeature(feature: SourceFeature, plan: ReadingPlan, reproject: Reproject): { pointId: string; values: unknown[] } | { problems: ImportProblemRecord[] } {
-  const pointId = text(plan.pointId?.(feature)) || `P${feature.row}`;
-  const problems: ImportProblemRecord[] = [];
-  const here = (name: string, key: MessageKey, params = {}) => problems.length < 20 && problems.push(problem(feature.row, pointId, name, key, params));
-  const number = ({ target, name, read }: ReadingPlan['velocity'], required: boolean): number | null => {
-    const raw = read?.(feature);
-    const value = measure(raw);
-    if (value === null) {
-      if (required) here(`${target}${name ? ` (${name})` : ''}`, 'settlement.velocityMissing');
-    } else if (Number.isNaN(value)) here(`${target} (${name})`, 'settlement.notNumber', { value: text(raw).slice(0, 30) });
-    return value;
-  };
-  const velocity = number(plan.velocity, true);
-  const [velocityStd, coherence, height, acceleration] = plan.optional.map((f) => number(f, false));
-
-  // Displacements, in hundredths of a millimetre: an empty value is a gap; anything else must be a number.
-  let array = '{';
-  let cumulative = 0;
-  for (let i = 0; i < plan.dates.length; i++) {
-    const raw = plan.dates[i].read(feature);
-    const value = measure(raw);
-    if (i) array += ',';
-    if (value === null) array += 'NULL';
-    else if (Number.isNaN(value)) here(plan.dates[i].name, 'settlement.notNumber', { value: text(raw).slice(0, 30) });
-    else {
-      array += Math.round(value * 100);
-      cumulative = value;
-    }
-  }
-  array += '}';
-
-  let position: [number, number] | null = null;
-  const geometry = feature.geometry;
-  if (feature.problem) here('geometry', feature.problem);
-  else if (!geometry) here('geometry', 'import.geometryMissing');
-  else if (isSinglePoint(geometry)) {
-    const point = pointOf(geometry as Geometry & { type: 'Point' | 'MultiPoint' }, reproject);
-    if ('key' in point) here('geometry', point.key);
-    else position = point.position;
-  } else here('geometry', 'settlement.pointType', { type: geometry.type });
-
-  if (problems.length || !position || velocity === null) return { problems };
-  return { pointId, values: [pointId, position[0], position[1], velocity, velocityStd, coherence, height, acceleration, cumulative, array] };
-}
-
 const PROGRESS_EVERY_MS = 500;
+/** Rows checked and written together. */
+const BATCH_ROWS = 2_000;
+/** Batches sent to the worker threads before the first answer is awaited. */
+const BATCHES_AHEAD = 4;
 
 // A failed or interrupted import leaves no dataset behind: its row and its point table go.
 onJobFailed(async (db, jobId) => {
@@ -144,7 +62,7 @@ onJobFailed(async (db, jobId) => {
  * the report, and the dataset and its table go.
  */
 function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userId: number, options: SettlementImportStart, signal: AbortSignal, analyse: (datasetId: number) => void) {
-  return runImportJob(db, limits, job, options.srid, async (source, reproject) => {
+  return runImportJob(db, limits, job, options.srid, async (source, reproject, crs) => {
     const columns = dateFields(job.fields.map((f) => f.name));
     if ('key' in columns) return await markFailed(db, job, [problem(null, null, 'file', columns.key, columns.params)]);
     const [dataset] = await db
@@ -175,27 +93,51 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
     const seen = new Set<string>();
     let rowsRead = 0;
     let reportedAt = Date.now();
+    const prefix = `${dataset.id},`;
     const plan = readingPlan(source.columns, options, columns.names);
+    const take = async (batch: PointBatch) => {
+      rowsRead += batch.rows.length + batch.problemCount;
+      problemCount += batch.problemCount;
+      problems.push(...batch.problems.slice(0, MAX_PROBLEMS - problems.length));
+      for (let i = 0; i < batch.pointIds.length; i++) {
+        const pointId = batch.pointIds[i];
+        if (seen.has(pointId)) {
+          problemCount++;
+          if (problems.length < MAX_PROBLEMS) problems.push(problem(batch.rows[i], pointId, 'pointId', 'settlement.duplicatePoint', { pointId }));
+        }
+        seen.add(pointId);
+      }
+      // Nothing more is written once the import has failed; the rest is read for the report.
+      if (problemCount && writer) await writer.abort(), (writer = null);
+      else if (writer) await writer.writeLines(batch.lines.join(''));
+      if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
+        if (signal.aborted) throw new JobInterrupted();
+        reportedAt = Date.now();
+        await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
+      }
+    };
     try {
-      for await (const feature of source.features()) {
-        rowsRead++;
-        const result = pointFromFeature(feature, plan, reproject);
-        let found: ImportProblemRecord[] = 'problems' in result ? result.problems : [];
-        if ('pointId' in result) {
-          if (seen.has(result.pointId)) found = [problem(feature.row, result.pointId, 'pointId', 'settlement.duplicatePoint', { pointId: result.pointId })];
-          seen.add(result.pointId);
+      if (source.recordBatches && source.layout && job.fileSize >= limits.parallelFromBytes) {
+        // A big CSV delivery: worker threads check and encode its rows, in order, a few batches ahead.
+        const init: PointWorkerInit = { columns: [...source.columns!], layout: source.layout, options, dateNames: columns.names, crs, prefix };
+        const pool = new WorkerPool<{ firstRow: number; records: string[] }, PointBatch>(new URL('./import-worker.ts', import.meta.url), init);
+        try {
+          const ahead: Promise<PointBatch>[] = [];
+          for await (const records of source.recordBatches(BATCH_ROWS)) {
+            ahead.push(pool.run(records));
+            if (ahead.length > BATCHES_AHEAD) await take(await ahead.shift()!);
+          }
+          while (ahead.length) await take(await ahead.shift()!);
+        } finally {
+          await pool.close();
         }
-        if (found.length) {
-          problemCount += found.length;
-          if (problems.length < MAX_PROBLEMS) problems.push(...found);
-          // Nothing more is written once the import has failed; the rest is read for the report.
-          if (writer) await writer.abort(), (writer = null);
-        } else if (writer) await writer.write([dataset.id, ...(result as { values: unknown[] }).values]);
-        if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-          if (signal.aborted) throw new JobInterrupted();
-          reportedAt = Date.now();
-          await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
+      } else {
+        let batch = emptyPointBatch();
+        for await (const feature of source.features()) {
+          addPoint(batch, feature, plan, reproject, prefix);
+          if (batch.rows.length + batch.problemCount >= BATCH_ROWS) await take(batch), (batch = emptyPointBatch());
         }
+        await take(batch);
       }
       if (rowsRead === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
       if (problemCount > 0) return await markFailed(db, job, problems, problemCount);

@@ -4,7 +4,7 @@ import { EXACT_LIST_LIMIT, SETTLEMENT_LEVELS, type AreaGeometry, type LineGeomet
 import { queryRows, type Db } from '../../db/client.ts';
 import { pipes, settlementResults } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
-import { exportFeatures, type ExportFormat } from '../exports/features.ts';
+import { EXPORT_PAGE, exportFeatures, keysetPages, type ExportFormat } from '../exports/features.ts';
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { getProject } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
@@ -91,20 +91,36 @@ export async function flaggedSegments(db: Db, dataset: DatasetRow, limit = 5000)
 const EXPORT_FIELDS = ['pipeId', 'networkType', 'diameterMm', 'material', 'lengthM', 'level', 'pointCount', 'meanVelocity', 'minVelocity', 'maxCumulative', 'differential', 'crossed', 'asOf'] as const;
 
 /** The filtered results as a file, with each crossing written out ("velocity alarm -12.3 <= -10"). */
-export async function exportResults(db: Db, dataset: DatasetRow, query: Filters, format: ExportFormat) {
-  const rows = await db
+type ResultKey = { level: number; minVelocity: number; pipeRowId: number };
+
+/** A page of results with their lines for an export: worst first, after `after`. */
+function resultExportPage(db: Db, where: SQL, after: ResultKey | null) {
+  return db
     .select({ ...columns, geometry: pipes.geometry })
     .from(settlementResults)
     .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
-    .where(await conditions(db, dataset, query))
-    .orderBy(...worstFirst);
-  const features = rows.map(({ geometry, ...r }) => {
-    const result = view(dataset)(r);
-    return {
-      id: result.pipeId,
-      geometry: geometry as Geometry,
-      properties: { ...result, crossed: result.crossed.map((c) => `${c.metric} ${c.level} ${c.value} (${c.metric === 'differential' ? '>=' : '<='} ${c.threshold})`).join('; ') },
-    };
-  });
-  return exportFeatures(features, EXPORT_FIELDS, 'settlement', format);
+    // Worst first is level descending: the key compares the level negated.
+    .where(after ? and(where, sql`(-${settlementResults.level}, ${settlementResults.minVelocity}, ${settlementResults.pipeRowId}) > (${-after.level}, ${after.minVelocity}, ${after.pipeRowId})`) : where)
+    .orderBy(...worstFirst)
+    .limit(EXPORT_PAGE);
+}
+
+/** The (filtered) results as a file, streamed a page at a time (the filters are checked first). */
+export async function exportResults(db: Db, dataset: DatasetRow, query: Filters, format: ExportFormat) {
+  const where = await conditions(db, dataset, query);
+  const pages = keysetPages((after: ResultKey | null) => resultExportPage(db, where, after), (r): ResultKey => ({ level: r.level, minVelocity: r.minVelocity, pipeRowId: r.pipeRowId }));
+  return exportFeatures(
+    pages,
+    ({ geometry, ...r }) => {
+      const result = view(dataset)(r);
+      return {
+        id: result.pipeId,
+        geometry: geometry as Geometry,
+        properties: { ...result, crossed: result.crossed.map((c) => `${c.metric} ${c.level} ${c.value} (${c.metric === 'differential' ? '>=' : '<='} ${c.threshold})`).join('; ') },
+      };
+    },
+    EXPORT_FIELDS,
+    'settlement',
+    format,
+  );
 }

@@ -23,6 +23,7 @@ import { getProject } from '../projects/service.ts';
 import type { SettlementAnalyses } from './analysis.ts';
 import { startSettlementImport, suggestSettlementMapping } from './import.ts';
 import { exportResults, flaggedSegments, getResult, listResults } from './results.ts';
+import { runProfile } from './run.ts';
 import * as service from './service.ts';
 
 const tags = ['settlement'];
@@ -111,13 +112,21 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
     async (request, reply) => {
       const { format, ...filters } = request.query;
       const file = await exportResults(db, await dataset(request), filters, format);
-      return reply.type(file.type).header('content-disposition', `attachment; filename="settlement.${file.extension}"`).send(file.body);
+      return reply.type(file.type).header('content-disposition', `attachment; filename="settlement.${file.extension}"`).send(file.stream);
     },
   );
   api.get(
     '/datasets/:id/results/flagged',
     { config: settlement('query'), schema: { tags, summary: 'Segments at warning or alarm with their lines, for the map', params: datasetParams } },
     async (request) => ok(request, await flaggedSegments(db, await dataset(request))),
+  );
+  api.get(
+    '/datasets/:id/results/:pipeRowId/run',
+    {
+      config: settlement('get'),
+      schema: { tags, summary: 'The profile along the run of connected segments through one (extended while each end meets exactly one more segment of its network)', params: datasetParams.extend({ pipeRowId: id }) },
+    },
+    async (request) => ok(request, await runProfile(db, await dataset(request), request.params.pipeRowId)),
   );
   api.get(
     '/datasets/:id/results/:pipeRowId',

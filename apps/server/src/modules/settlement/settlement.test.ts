@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTLEMENT_THRESHOLDS, type ImportJobView, type SettlementDataset, type SettlementPoint, type SettlementResultDetail, type SettlementWindow } from '@console/contract';
+import { DEFAULT_SETTLEMENT_THRESHOLDS, type ImportJobView, type SettlementDataset, type SettlementPoint, type SettlementResultDetail, type SettlementRunProfile, type SettlementWindow } from '@console/contract';
 import { queryRows } from '../../db/client.ts';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { judgeSegment, type PointColumns } from './analysis.ts';
 import { getDataset, pointWindow } from './service.ts';
 
-const demo = useDemoServer();
+// Every CSV here is read by the worker threads a big delivery gets; GeoJSON, Shapefile and KML in the job's own thread.
+const demo = useDemoServer({ parallelImportBytes: 1 });
 type Api = ReturnType<typeof as>;
 
 const DATES = ['20230105', '20230117', '20230129', '20230210'];
@@ -39,6 +40,12 @@ async function analysed(api: Api, datasetId: number): Promise<SettlementDataset>
   }
   throw new Error('analysis did not end');
 }
+
+/** Metres per degree of longitude by the textbook series (independent of the code under test). */
+const metresPerDegreeLon = (lat: number) => {
+  const phi = (lat * Math.PI) / 180;
+  return 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi) + 0.118 * Math.cos(5 * phi);
+};
 
 /** Metres per degree of latitude by the textbook series (independent of the code under test). */
 const metresPerDegreeLat = (lat: number) => {
@@ -128,7 +135,7 @@ describe('the demo dataset', () => {
     for (const url of [`/api/settlement/datasets/${dataset.id}`, `/api/settlement/datasets/${dataset.id}/window?bbox=0,0,180,90&resolution=100`, `/api/settlement/datasets/${dataset.id}/results`, `/api/settlement/datasets/${dataset.id}/points/1`]) {
       expect((await gas({ method: 'GET', url })).statusCode, url).toBe(404);
     }
-    for (const url of [`/api/settlement/datasets/${dataset.id}/results/export?format=csv`, `/api/settlement/datasets/${dataset.id}/results/flagged`, `/api/settlement/datasets/${dataset.id}/results/1`]) {
+    for (const url of [`/api/settlement/datasets/${dataset.id}/results/export?format=csv`, `/api/settlement/datasets/${dataset.id}/results/flagged`, `/api/settlement/datasets/${dataset.id}/results/1`, `/api/settlement/datasets/${dataset.id}/results/1/run`]) {
       expect((await gas({ method: 'GET', url })).statusCode, url).toBe(404);
     }
     const square = { type: 'Polygon', coordinates: [[[120, 30], [121, 30], [121, 31], [120, 31], [120, 30]]] };
@@ -277,6 +284,49 @@ describe('pipes joined', () => {
     const [wider] = (await admin({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results` })).json().result.list;
     expect(wider).toMatchObject({ pointCount: 2, meanVelocity: -21, minVelocity: -30 });
     await admin({ method: 'PUT', url: '/api/settlement/thresholds', payload: { ...DEFAULT_SETTLEMENT_THRESHOLDS, projectId: 0 } });
+  });
+
+  it('profiles a run of connected segments: followed both ways, turned to run on, stopped at a junction', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const lat = 31.6;
+    const pipe = async (pipeId: string, coordinates: number[][]) => {
+      const created = await admin({ method: 'POST', url: '/api/pipelines', payload: { pipeId, networkType: 'water', geometry: { type: 'LineString', coordinates } } });
+      expect(created.statusCode, created.body).toBe(200);
+      return created.json().result.id as number;
+    };
+    // A - B - C east along one street (B digitised backwards), then a junction: D1 on east, D2 north.
+    const a = await pipe('RUN-A', [[121.1, lat], [121.102, lat]]);
+    const b = await pipe('RUN-B', [[121.104, lat], [121.102, lat]]);
+    const c = await pipe('RUN-C', [[121.104, lat], [121.106, lat]]);
+    const d1 = await pipe('RUN-D1', [[121.106, lat], [121.108, lat]]);
+    await pipe('RUN-D2', [[121.106, lat], [121.106, lat + 0.002]]);
+    // Points 5 m north of the street every 0.0005 degrees, sinking faster eastwards (-2 to -12 mm/yr).
+    const north = lat + 5 / metresPerDegreeLat(lat);
+    const rows = Array.from({ length: 13 }, (_, i) => `R${i},${(121.1 + i * 0.0005).toFixed(4)},${north},${(-2 - (10 * i) / 12).toFixed(2)},0,-1`);
+    const job = await importDataset(admin, 'run.csv', `pid,lon,lat,velocity,20240101,20240113\n${rows.join('\n')}\n`);
+    expect(job, JSON.stringify(job.problems)).toMatchObject({ status: 'succeeded' });
+    const datasetId = job.result!.datasetId!;
+
+    const run = (await admin({ method: 'GET', url: `/api/settlement/datasets/${datasetId}/results/${b}/run` })).json().result as SettlementRunProfile;
+    // The run keeps the picked segment's direction: B was digitised east to west.
+    expect(run.segments.map((s) => s.pipeRowId)).toEqual([c, b, a]);
+    const segmentM = 0.002 * metresPerDegreeLon(lat);
+    expect(run.lengthM).toBeCloseTo(3 * segmentM, 0);
+    expect(run.segments[1].fromM).toBeCloseTo(segmentM, 0);
+    expect(run.capped).toBe(false);
+    // C and A are turned to run on from B: the line goes east to west throughout.
+    const lons = (run.geometry as { coordinates: number[][] }).coordinates.map((c) => c[0]);
+    expect(lons).toEqual([...lons].sort((x, y) => y - x));
+    expect(run.pointCount).toBe(13);
+    expect(run.profile[0].median).toBeLessThan(-10);
+    expect(run.profile.at(-1)!.median).toBeGreaterThan(-4);
+
+    // From D1 the run stops at once: its west end is a junction of three, its east end a dead end.
+    const alone = (await admin({ method: 'GET', url: `/api/settlement/datasets/${datasetId}/results/${d1}/run` })).json().result as SettlementRunProfile;
+    expect(alone.segments.map((s) => s.pipeRowId)).toEqual([d1]);
+    // Another enterprise's pipe is not found through a dataset of this one.
+    const gasPipe = await queryRows<{ id: number }>(demo.database.db, sql`select id from pipes where enterprise_id = ${demo.ids.gas} limit 1`);
+    expect((await admin({ method: 'GET', url: `/api/settlement/datasets/${datasetId}/results/${gasPipe[0].id}/run` })).statusCode).toBe(404);
   });
 
   it('judges a segment: warning at 70 % of the alarm, differential per 100 m from stretch medians', () => {

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
-import { Alert, Descriptions, Drawer, Empty, Input, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
+import { Alert, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NETWORK_TYPES, SETTLEMENT_LEVELS, type AreaGeometry, type MapSettings, type SettlementCrossing, type SettlementDataset, type SettlementResult, type SettlementResultDetail } from '@console/contract';
+import type { TFunction } from 'i18next';
+import { NETWORK_TYPES, SETTLEMENT_LEVELS, type AreaGeometry, type MapSettings, type SettlementCrossing, type SettlementDataset, type SettlementProfileBin, type SettlementResult } from '@console/contract';
 import { errorMessage, HttpError } from '../../api/http.ts';
 import { settlementApi, type ResultFilters } from '../../api/settlement.ts';
 import { Authorized } from '../../components/Authorized.tsx';
-import { Chart } from '../../components/Chart.tsx';
+import { LazyChart as Chart } from '../../components/LazyChart.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { useSession } from '../../stores/session.ts';
@@ -23,6 +24,36 @@ export function useCrossingText() {
   };
 }
 
+/**
+ * Velocity along a pipe or a run of pipes: the 25-75 % band and the median per stretch, the
+ * nearest points, and where each segment of a run begins.
+ */
+function profileChart(t: TFunction, profile: SettlementProfileBin[], lengthM: number, points: { alongM: number; velocity: number }[], segments: { pipeId: string; fromM: number }[]) {
+  const x = (b: SettlementProfileBin) => Math.round((b.fromM + b.toM) / 2);
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0, data: [t('settlement.detail.band'), t('settlement.detail.median'), ...(points.length ? [t('settlement.point.velocity')] : [])] },
+    // Room above the plot for the segments' names.
+    grid: { left: 48, right: 16, top: segments.length ? 56 : 36, bottom: 40 },
+    xAxis: { type: 'value', name: t('settlement.detail.distance'), nameLocation: 'middle', nameGap: 26, min: 0, max: Math.ceil(lengthM) },
+    yAxis: { type: 'value', name: t('settlement.unit.velocity') },
+    series: [
+      // The 25-75 % band: q25 as an invisible base, the band's width stacked on it (all signs: velocities are negative).
+      { name: 'q25', type: 'line', stack: 'band', stackStrategy: 'all', data: profile.map((b) => [x(b), b.q25]), lineStyle: { opacity: 0 }, symbol: 'none', tooltip: { show: false } },
+      { name: t('settlement.detail.band'), type: 'line', stack: 'band', stackStrategy: 'all', color: 'rgba(22,119,255,0.35)', data: profile.map((b) => [x(b), Math.round((b.q75 - b.q25) * 100) / 100]), lineStyle: { opacity: 0 }, symbol: 'none', areaStyle: { color: 'rgba(22,119,255,0.2)' } },
+      {
+        name: t('settlement.detail.median'),
+        type: 'line',
+        data: profile.map((b) => [x(b), b.median]),
+        color: '#1677ff',
+        // Where each segment of a run begins, named by its pipe id.
+        markLine: segments.length ? { symbol: 'none', silent: true, lineStyle: { color: '#bfbfbf', type: 'dashed' }, label: { formatter: '{b}', fontSize: 10, color: '#8c8c8c' }, data: segments.map((s) => ({ name: s.pipeId, xAxis: Math.round(s.fromM) })) } : undefined,
+      },
+      ...(points.length ? [{ name: t('settlement.point.velocity'), type: 'scatter', data: points.map((p) => [p.alongM, p.velocity]), symbolSize: 5, color: '#8c8c8c' }] : []),
+    ],
+  };
+}
+
 /** A segment's result: the thresholds it crossed, the profile along it (median, 25-75 %), its nearest points. */
 function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: SettlementDataset; pipeRowId: number | null; onClose(): void; onShowPoint(id: number): void }) {
   const { t } = useTranslation();
@@ -30,24 +61,13 @@ function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: S
   const crossingText = useCrossingText();
   const detail = useQuery({ queryKey: ['settlement', enterpriseID, 'result', dataset.id, pipeRowId], queryFn: () => settlementApi.result(dataset.id, pipeRowId!), enabled: pipeRowId !== null, retry: false });
   const r = detail.data?.result;
+  const [along, setAlong] = useState<'segment' | 'run'>('segment');
+  const run = useQuery({ queryKey: ['settlement', enterpriseID, 'run', dataset.id, pipeRowId], queryFn: () => settlementApi.run(dataset.id, pipeRowId!), enabled: pipeRowId !== null && along === 'run', retry: false });
+  const runData = run.data?.result;
   const profile = useMemo(() => {
-    if (!r) return null;
-    const x = (b: SettlementResultDetail['profile'][number]) => Math.round((b.fromM + b.toM) / 2);
-    return {
-      tooltip: { trigger: 'axis' },
-      legend: { top: 0, data: [t('settlement.detail.band'), t('settlement.detail.median'), t('settlement.point.velocity')] },
-      grid: { left: 48, right: 16, top: 36, bottom: 40 },
-      xAxis: { type: 'value', name: t('settlement.detail.distance'), nameLocation: 'middle', nameGap: 26, min: 0, max: Math.ceil(r.lengthM) },
-      yAxis: { type: 'value', name: t('settlement.unit.velocity') },
-      series: [
-        // The 25-75 % band: q25 as an invisible base, the band's width stacked on it (all signs: velocities are negative).
-        { name: 'q25', type: 'line', stack: 'band', stackStrategy: 'all', data: r.profile.map((b) => [x(b), b.q25]), lineStyle: { opacity: 0 }, symbol: 'none', tooltip: { show: false } },
-        { name: t('settlement.detail.band'), type: 'line', stack: 'band', stackStrategy: 'all', color: 'rgba(22,119,255,0.35)', data: r.profile.map((b) => [x(b), Math.round((b.q75 - b.q25) * 100) / 100]), lineStyle: { opacity: 0 }, symbol: 'none', areaStyle: { color: 'rgba(22,119,255,0.2)' } },
-        { name: t('settlement.detail.median'), type: 'line', data: r.profile.map((b) => [x(b), b.median]), color: '#1677ff' },
-        { name: t('settlement.point.velocity'), type: 'scatter', data: r.points.map((p) => [p.alongM, p.velocity]), symbolSize: 5, color: '#8c8c8c' },
-      ],
-    };
-  }, [r, t]);
+    if (along === 'run') return runData ? profileChart(t, runData.profile, runData.lengthM, [], runData.segments.length > 1 ? runData.segments : []) : null;
+    return r ? profileChart(t, r.profile, r.lengthM, r.points, []) : null;
+  }, [r, runData, along, t]);
   return (
     <Drawer open={pipeRowId !== null} onClose={onClose} width={560} title={r ? t('settlement.detail.title', { pipeId: r.pipeId }) : ''} destroyOnHidden data-testid="settlement-result-drawer">
       {detail.isError && <Alert type="info" showIcon message={detail.error instanceof HttpError && detail.error.status === 404 ? t('settlement.results.noResult') : errorMessage(detail.error)} />}
@@ -69,8 +89,26 @@ function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: S
             <Descriptions.Item label={t('settlement.results.maxCumulative')}>{fixed(r.maxCumulative)} mm</Descriptions.Item>
             <Descriptions.Item label={t('settlement.results.differential')}>{fixed(r.differential)} {t('settlement.unit.differential')}</Descriptions.Item>
           </Descriptions>
-          <Typography.Text strong>{t('settlement.detail.profile')}</Typography.Text>
-          <div data-testid="result-profile">{profile && <Chart option={profile} height={240} />}</div>
+          <Space>
+            <Typography.Text strong>{t('settlement.detail.profile')}</Typography.Text>
+            <Segmented
+              size="small"
+              value={along}
+              onChange={(v) => setAlong(v as 'segment' | 'run')}
+              options={[
+                { value: 'segment', label: t('settlement.detail.thisSegment') },
+                { value: 'run', label: <span data-testid="result-run">{t('settlement.detail.connectedRun')}</span> },
+              ]}
+            />
+          </Space>
+          {along === 'run' && run.isError && <Alert type="error" showIcon message={errorMessage(run.error)} />}
+          {along === 'run' && runData && (
+            <Typography.Text type="secondary" data-testid="result-run-summary">
+              {t('settlement.detail.runSummary', { count: runData.segments.length, length: Math.round(runData.lengthM).toLocaleString(), points: runData.pointCount })}
+              {runData.capped ? ` ${t('settlement.detail.runCapped')}` : ''}
+            </Typography.Text>
+          )}
+          <div data-testid="result-profile">{profile ? <Chart option={profile} height={240} /> : along === 'run' && run.isLoading && <Skeleton active paragraph={{ rows: 4 }} />}</div>
           <Typography.Text strong>{t('settlement.detail.nearPoints')}</Typography.Text>
           <Table
             rowKey="id"

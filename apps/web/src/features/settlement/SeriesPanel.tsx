@@ -3,7 +3,7 @@ import { Button, Empty, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { daysFromFirst, linearFit, type SettlementAverage, type SettlementPoint } from '@console/contract';
-import { Chart } from '../../components/Chart.tsx';
+import { LazyChart as Chart } from '../../components/LazyChart.tsx';
 import { saveBlob } from '../../utils/download.ts';
 
 const PALETTE = ['#1677ff', '#eb2f96', '#52c41a', '#fa8c16', '#722ed1', '#13c2c2', '#a0d911', '#f5222d', '#2f54eb', '#faad14'];

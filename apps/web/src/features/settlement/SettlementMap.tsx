@@ -13,9 +13,10 @@ import Draw, { createBox } from 'ol/interaction/Draw';
 import { Circle as CircleStyle, Fill, Stroke, Style, Text } from 'ol/style';
 import { fromLonLat, transformExtent } from 'ol/proj';
 import type { FlatStyle } from 'ol/style/flat';
-import type { AreaGeometry, MapSettings, SettlementBands, SettlementDataset, SettlementWindow } from '@console/contract';
+import { SETTLEMENT_POINT_RESOLUTION_M, type AreaGeometry, type MapSettings, type SettlementBands, type SettlementDataset, type SettlementWindow } from '@console/contract';
 import { settlementApi, type WindowQuery } from '../../api/settlement.ts';
 import { MapView } from '../../components/MapView.tsx';
+import { pictureWhileMoving } from '../../components/movingPicture.ts';
 import { colourExpression, type ColourMode } from './colors.ts';
 
 export type SelectionTool = 'click' | 'polygon' | 'box' | 'circle';
@@ -90,7 +91,15 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
   const velocityUnit = t('settlement.unit.velocity');
   const live = useRef({ mode, bands, range, filters, tool, onPick, onArea, velocityUnit });
   live.current = { mode, bands, range, filters, tool, onPick, onArea, velocityUnit };
-  const handles = useRef<{ map: OlMap; points: WebGLPointsLayer<VectorSource<Feature<Point>>>; source: VectorSource<Feature<Point>>; marks: VectorSource; kind: SettlementWindow['kind']; load(force?: boolean): void } | null>(null);
+  const handles = useRef<{
+    map: OlMap;
+    points: WebGLPointsLayer<VectorSource<Feature<Point>>>;
+    moving: ReturnType<typeof pictureWhileMoving>;
+    source: VectorSource<Feature<Point>>;
+    marks: VectorSource;
+    kind: SettlementWindow['kind'];
+    load(force?: boolean): void;
+  } | null>(null);
 
   /** A WebGL layer's style is fixed: a new layer takes the old one's place (same source). */
   const restyle = (kind: SettlementWindow['kind']) => {
@@ -101,19 +110,28 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
     layers.setAt(layers.getArray().indexOf(h.points), next);
     h.points.dispose();
     h.points = next;
+    h.moving.track(next);
     h.kind = kind;
   };
 
   const extend = useCallback(
     (map: OlMap) => {
       const projection = map.getView().getProjection();
+      map.getView().fit(transformExtent(dataset.bbox, 'EPSG:4326', projection), { padding: [30, 30, 30, 30], maxZoom: 17 });
+      // The first layer already of the kind the first window will be (a WebGL layer made twice costs a shader build at start).
+      const metresPerPixel = (map.getView().getResolution() ?? 0) * (projection.getMetersPerUnit() ?? 1);
+      const firstKind: SettlementWindow['kind'] = metresPerPixel > SETTLEMENT_POINT_RESOLUTION_M ? 'cells' : 'points';
       const source = new VectorSource<Feature<Point>>();
-      const points = new WebGLPointsLayer({ source, style: styleOf(live.current.mode, live.current.bands, live.current.range, 'points'), disableHitDetection: true });
+      const points = new WebGLPointsLayer({ source, style: styleOf(live.current.mode, live.current.bands, live.current.range, firstKind), disableHitDetection: true });
       const marks = new VectorSource();
       const marksLayer = new VectorLayer({ source: marks, style: (f) => (f.getGeometry()?.getType() === 'Point' ? selectedStyle(f) : new Style({ stroke: new Stroke({ color: '#1677ff', width: 2 }), fill: new Fill({ color: 'rgba(22,119,255,0.1)' }) })) });
+      // While the view moves the points are a picture: drawing them all each frame is too slow in software WebGL.
+      const moving = pictureWhileMoving(map, points);
       map.addLayer(points);
+      map.addLayer(moving.picture);
       map.addLayer(marksLayer);
       let controller: AbortController | null = null;
+      let pendingKey = '';
       /** What the layer holds: its window (lon/lat), at which resolution, for which filters. */
       let loaded: { box: number[]; resolution: number; filters: string; kind: SettlementWindow['kind'] } | null = null;
       const load = (force = false) => {
@@ -124,13 +142,14 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
         const filterKey = JSON.stringify(live.current.filters);
         // A pan or small zoom that stays inside what is loaded (a margin of half a view around the
         // view it was loaded for) needs no new window: no request, no layer rebuilt while moving.
+        // Cells are sized for their resolution: only a pan keeps them.
+        const zoomKept = loaded?.kind === 'points' ? 1.2 : 1.001;
         if (
           !force &&
           loaded &&
-          loaded.kind === 'points' &&
           loaded.filters === filterKey &&
-          resolution <= loaded.resolution * 1.2 &&
-          resolution >= loaded.resolution / 1.2 &&
+          resolution <= loaded.resolution * zoomKept &&
+          resolution >= loaded.resolution / zoomKept &&
           view[0] >= loaded.box[0] && view[1] >= loaded.box[1] && view[2] <= loaded.box[2] && view[3] <= loaded.box[3]
         ) return;
         const marginX = (view[2] - view[0]) / 2, marginY = (view[3] - view[1]) / 2;
@@ -143,12 +162,16 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
           source.clear();
           return setState({ kind: 'points', cellM: null, count: 0, truncated: false, every: 1 });
         }
-        controller?.abort();
-        const mine = (controller = new AbortController());
         // Rounded outwards: a point on the dataset's edge stays inside the window.
         const outwards = [Math.floor(box[0] * 1e6) / 1e6, Math.floor(box[1] * 1e6) / 1e6, Math.ceil(box[2] * 1e6) / 1e6, Math.ceil(box[3] * 1e6) / 1e6];
         const query: WindowQuery = { bbox: outwards.join(','), resolution: metresPerPixel, velocityMin: f.velocityMin, velocityMax: f.velocityMax, coherenceMin: f.coherenceMin };
         if (f.between) [query.from, query.to] = f.between;
+        // The same window already on its way (the first view asks twice: on mount and on its first moveend).
+        const queryKey = JSON.stringify(query);
+        if (controller && !controller.signal.aborted && pendingKey === queryKey) return;
+        controller?.abort();
+        const mine = (controller = new AbortController());
+        pendingKey = queryKey;
         settlementApi
           .window(dataset.id, query, mine.signal)
           .then(({ result }) => {
@@ -166,6 +189,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
             loaded = { box: [w, s, e, n], resolution, filters: filterKey, kind: result.kind };
             setState({ kind: result.kind, cellM: result.cellM, count: result.lon.length, truncated: result.truncated, every: result.every });
           })
+          .finally(() => mine === controller && (pendingKey = ''))
           .catch((error: Error) => {
             // A window the user has already moved away from was cancelled: no error.
             if (!mine.signal.aborted) setFailed(error.message);
@@ -173,7 +197,6 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
       };
       const onMoveEnd = () => load();
       map.on('moveend', onMoveEnd);
-      map.getView().fit(transformExtent(dataset.bbox, 'EPSG:4326', projection), { padding: [30, 30, 30, 30], maxZoom: 17 });
       /**
        * The point or cell under the pointer: the nearest by the source's spatial index, if within
        * its drawn size (the layer's own hit detection would double the work of every rebuild).
@@ -205,7 +228,7 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
       };
       map.on('singleclick', onClick as never);
       map.on('pointermove', onPointer as never);
-      handles.current = { map, points, source, marks, kind: 'points', load };
+      handles.current = { map, points, moving, source, marks, kind: firstKind, load };
       return () => {
         controller?.abort();
         map.un('moveend', onMoveEnd);
@@ -214,6 +237,8 @@ export function SettlementMap({ settings, dataset, bands, mode, range, filters, 
         const current = handles.current?.points ?? points;
         map.removeLayer(current);
         map.removeLayer(marksLayer);
+        map.removeLayer(moving.picture);
+        moving.dispose();
         current.dispose();
         handles.current = null;
       };

@@ -77,6 +77,10 @@ const messages = {
     along: 'Along (m)',
     offset: 'From pipe (m)',
     showSeries: 'Series',
+    thisSegment: 'This segment',
+    connectedRun: 'Connected run',
+    runSummary: '{{count}} connected segments, {{length}} m, {{points}} points within the buffer',
+    runCapped: 'The run is longer: it stops at 3 km or 60 segments.',
   },
   settingsForm: {
     bands: 'Velocity bands (mm/yr)',

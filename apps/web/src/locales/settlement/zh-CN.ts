@@ -79,6 +79,10 @@ const zh: typeof messages = {
     along: '沿管（米）',
     offset: '距管（米）',
     showSeries: '时序',
+    thisSegment: '本管段',
+    connectedRun: '连通管线',
+    runSummary: '连通管段 {{count}} 段，长 {{length}} 米，缓冲范围内监测点 {{points}} 个',
+    runCapped: '管线更长：最多取 3 公里或 60 段。',
   },
   settingsForm: {
     bands: '速率分级（mm/年）',

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openCsv } from './csv.ts';
+import { csvFeature, openCsv, recordFields } from './csv.ts';
 
 async function read(content: string) {
   const dir = await mkdtemp(join(tmpdir(), 'csv-'));
@@ -27,6 +27,18 @@ describe('CSV reader', () => {
     expect(rows.map((r) => r.row)).toEqual([1, 2, 3, 4]);
     expect(rows[1].geometry).toEqual({ type: 'Point', coordinates: [120.2, 30.2] });
     expect(rows[0].values).toEqual(['1', '120.1', '30.1', 'plain']);
+  });
+
+  it('gives the same records as text in batches, numbered as features are (for worker threads)', async () => {
+    const { source } = await read('id,lon,lat,note\n1,120.1,30.1,a\n\n2,120.2,30.2,"b\nc"\n3,120.3,30.3,d\n4,120.4,30.4,e');
+    const batches = [];
+    for await (const batch of source.recordBatches!(3)) batches.push(batch);
+    expect(batches).toEqual([
+      { firstRow: 1, records: ['1,120.1,30.1,a', '2,120.2,30.2,"b\nc"', '3,120.3,30.3,d'] },
+      { firstRow: 4, records: ['4,120.4,30.4,e'] },
+    ]);
+    expect(recordFields(batches[0].records[1])).toEqual(['2', '120.2', '30.2', 'b\nc']);
+    expect(csvFeature(recordFields(batches[1].records[0]), 4, source.layout!)).toMatchObject({ row: 4, geometry: { type: 'Point', coordinates: [120.4, 30.4] }, properties: { id: '4', note: 'e' } });
   });
 
   it('says a quoted field that never closes is unreadable', async () => {

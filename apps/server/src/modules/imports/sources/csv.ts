@@ -26,50 +26,54 @@ function parseQuoted(text: string): string[] {
   }
 }
 
+/** A quote only opens a quoted field at the field's start; elsewhere it is a character (relaxed). */
+const opensQuotedField = (text: string) => text.includes('"') && /(^|,)\s*"/.test(text);
+
+/** A record's fields: a line without a quote at a field's start is split at its commas, any other goes to csv-parse. */
+export function recordFields(text: string): string[] {
+  return opensQuotedField(text) ? parseQuoted(text) : text.split(',');
+}
+
 /**
- * The file's records as arrays of fields. A line without a quote is split at its commas (wide
- * numeric files, such as an InSAR delivery with a column per date, are almost all such lines);
- * a record with quotes, which may run over several lines, goes to csv-parse.
+ * The file's records as their text, a file chunk's worth at a time: a record is a line, or the
+ * lines of a record whose quoted field runs over several. Empty lines are skipped; a BOM goes.
  */
-async function* csvRecords(path: string, encoding: string, onBytes: (n: number) => void, lastLine = Infinity): AsyncGenerator<string[]> {
+async function* csvRecordTexts(path: string, encoding: string, onBytes: (n: number) => void, lastLine = Infinity): AsyncGenerator<string[]> {
   const decoder = new TextDecoder(encoding);
   let rest = '';
   let pending: string | null = null;
   let lines = 0;
-  function* record(raw: string): Generator<string[]> {
+  const take = (raw: string, out: string[]) => {
     let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (lines === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (pending !== null) {
       pending += `\n${line}`;
-      if (quotesBalanced(pending)) {
-        const whole = pending;
-        pending = null;
-        lines++;
-        yield parseQuoted(whole);
-      }
-      return;
-    }
-    if (!line.trim()) return;
-    // A quote only opens a quoted field at the field's start; elsewhere it is a character (relaxed).
-    if (!line.includes('"') || !/(^|,)\s*"/.test(line)) {
-      lines++;
-      yield line.split(',');
-    } else if (quotesBalanced(line)) {
-      lines++;
-      yield parseQuoted(line);
-    } else pending = line;
-  }
+      if (quotesBalanced(pending)) out.push(pending), (pending = null), lines++;
+    } else if (!line.trim()) return;
+    else if (!opensQuotedField(line) || quotesBalanced(line)) out.push(line), lines++;
+    else pending = line;
+  };
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
     onBytes((chunk as Buffer).length);
     const parts = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
     rest = parts.pop()!;
-    for (const part of parts) {
-      yield* record(part);
-      if (lines >= lastLine) return;
-    }
+    const out: string[] = [];
+    for (let i = 0; i < parts.length && lines < lastLine; i++) take(parts[i], out);
+    yield out;
+    if (lines >= lastLine) return;
   }
-  yield* record(rest + decoder.decode());
+  const out: string[] = [];
+  take(rest + decoder.decode(), out);
+  yield out;
   if (pending !== null) throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: 'a quoted field is not closed' });
+}
+
+/**
+ * The file's records as arrays of fields. Wide numeric files, such as an InSAR delivery with a
+ * column per date, are almost all lines without quotes, split at their commas.
+ */
+async function* csvRecords(path: string, encoding: string, onBytes: (n: number) => void, lastLine = Infinity): AsyncGenerator<string[]> {
+  for await (const texts of csvRecordTexts(path, encoding, onBytes, lastLine)) for (const text of texts) yield recordFields(text);
 }
 
 /** The header row of the CSV. */
@@ -130,41 +134,69 @@ export async function openCsv(path: string): Promise<Source> {
   const geometryColumns = new Set(wktColumn >= 0 ? [wktColumn] : [lonColumn, latColumn]);
   // Later columns of the same name win, as they did when rows were read as objects.
   const attributes = [...new Map(header.map((name, index) => [name, index] as const).filter(([, index]) => !geometryColumns.has(index))).entries()];
+  const layout: CsvLayout = { wktColumn, lonColumn, latColumn, attributes };
   let bytesRead = 0;
+  const onBytes = (n: number) => (bytesRead += n);
+  const readable = async function* <T>(records: AsyncGenerator<T>): AsyncGenerator<T> {
+    try {
+      yield* records;
+    } catch (error) {
+      if (error instanceof UnreadableFile) throw error;
+      throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: (error as Error).message });
+    }
+  };
   return {
     format: 'csv',
     crs,
     columns: header,
+    layout,
     progress: () => (size ? bytesRead / size : 1),
     async *features(): AsyncGenerator<SourceFeature> {
       let row = 0;
-      try {
-        for await (const values of csvRecords(path, encoding, (n) => (bytesRead += n))) {
-          if (row++ === 0) continue; // the header
-          const feature = (geometry: Geometry | null, problem?: MessageKey) => new CsvFeature(row - 1, geometry, values, attributes, problem);
-          if (wktColumn >= 0) {
-            const text = values[wktColumn]?.trim();
-            if (!text) yield feature(null);
-            else {
-              const geometry = safeWkt(text);
-              yield geometry ? feature(geometry) : feature(null, 'import.wkt');
-            }
-          } else {
-            const lonText = values[lonColumn]?.trim() ?? '';
-            const latText = values[latColumn]?.trim() ?? '';
-            const lon = Number(lonText);
-            const lat = Number(latText);
-            if (lonText === '' || latText === '') yield feature(null);
-            else if (!Number.isFinite(lon) || !Number.isFinite(lat)) yield feature(null, 'import.coordinates');
-            else yield feature({ type: 'Point', coordinates: [lon, lat] });
-          }
-        }
-      } catch (error) {
-        if (error instanceof UnreadableFile) throw error;
-        throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: (error as Error).message });
+      for await (const values of readable(csvRecords(path, encoding, onBytes))) {
+        if (row++ === 0) continue; // the header
+        yield csvFeature(values, row - 1, layout);
       }
     },
+    async *recordBatches(size: number) {
+      let row = 0;
+      let batch: string[] = [];
+      for await (const texts of readable(csvRecordTexts(path, encoding, onBytes))) {
+        for (const text of texts) {
+          if (row++ === 0) continue; // the header
+          batch.push(text);
+          if (batch.length === size) yield { firstRow: row - size, records: batch }, (batch = []);
+        }
+      }
+      if (batch.length) yield { firstRow: row - batch.length, records: batch };
+    },
   };
+}
+
+/** Where a CSV keeps its geometry and attributes (plain data: a worker thread gets it too). */
+export interface CsvLayout {
+  wktColumn: number;
+  lonColumn: number;
+  latColumn: number;
+  attributes: [name: string, index: number][];
+}
+
+/** A record's feature: its geometry from the WKT or coordinate columns, or why there is none. */
+export function csvFeature(values: string[], row: number, layout: CsvLayout): SourceFeature {
+  const feature = (geometry: Geometry | null, problem?: MessageKey) => new CsvFeature(row, geometry, values, layout.attributes, problem);
+  if (layout.wktColumn >= 0) {
+    const text = values[layout.wktColumn]?.trim();
+    if (!text) return feature(null);
+    const geometry = safeWkt(text);
+    return geometry ? feature(geometry) : feature(null, 'import.wkt');
+  }
+  const lonText = values[layout.lonColumn]?.trim() ?? '';
+  const latText = values[layout.latColumn]?.trim() ?? '';
+  const lon = Number(lonText);
+  const lat = Number(latText);
+  if (lonText === '' || latText === '') return feature(null);
+  if (!Number.isFinite(lon) || !Number.isFinite(lat)) return feature(null, 'import.coordinates');
+  return feature({ type: 'Point', coordinates: [lon, lat] });
 }
 
 function safeWkt(text: string): Geometry | null {

@@ -1,6 +1,7 @@
 import type { Geometry } from 'geojson';
 import type { ImportFormat, MessageKey } from '@console/contract';
 import type { DetectedCrs } from '../crs.ts';
+import type { CsvLayout } from './csv.ts';
 
 /** One feature of an import file, in the file's own coordinate system. */
 export interface SourceFeature {
@@ -24,6 +25,12 @@ export interface Source {
   progress(): number;
   /** A CSV's header, in file order. */
   columns?: readonly string[];
+  /**
+   * A CSV's records as text in batches (rows numbered from firstRow), for a reader that spreads
+   * the work over threads: each makes its features with csvFeature and `layout`.
+   */
+  recordBatches?(size: number): AsyncGenerator<{ firstRow: number; records: string[] }>;
+  layout?: CsvLayout;
 }
 
 /** Absolute paths (two or more segments) where a message names a file on the server's disk. */

@@ -1,0 +1,70 @@
+import { availableParallelism } from 'node:os';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { UnreadableFile } from './sources/types.ts';
+
+/** Starts a worker on a TypeScript module whatever loader the parent runs under (tsx, Vitest). */
+const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+
+type Answer<Result> = { result: Result } | { unreadable: { key: UnreadableFile['messageKey']; params: UnreadableFile['params'] } };
+type Waiting<Result> = { resolve: (result: Result) => void; reject: (error: unknown) => void };
+
+/**
+ * Threads that each turn a batch into a result (the same module and start data in each), for the
+ * CPU-bound reading of a big import: the main thread only reads the file and writes by COPY.
+ * Each thread answers in the order it was asked, so a caller that awaits results in the order it
+ * sent batches keeps the file's order.
+ */
+export class WorkerPool<Batch, Result> {
+  private readonly workers: Worker[];
+  private readonly waiting: Waiting<Result>[][];
+  private failure: unknown = null;
+  private next = 0;
+
+  constructor(module: URL, init: unknown, size = Math.max(2, availableParallelism())) {
+    this.waiting = Array.from({ length: size }, () => []);
+    this.workers = this.waiting.map((queue) => {
+      // A roomy young generation: the rows are short-lived garbage, and scavenges dominated with the default.
+      const worker = new Worker(BOOT, { workerData: { module: module.href, init }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+      worker.on('message', (answer: Answer<Result>) => {
+        const waiting = queue.shift()!;
+        if ('result' in answer) waiting.resolve(answer.result);
+        else waiting.reject(new UnreadableFile(answer.unreadable.key, answer.unreadable.params));
+      });
+      const fail = (error: unknown) => {
+        this.failure ??= error;
+        for (const waiting of queue.splice(0)) waiting.reject(error);
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => code !== 0 && fail(new Error(`import worker stopped (${code})`)));
+      return worker;
+    });
+  }
+
+  run(batch: Batch): Promise<Result> {
+    if (this.failure) return Promise.reject(this.failure);
+    const index = this.next++ % this.workers.length;
+    return new Promise((resolve, reject) => {
+      this.waiting[index].push({ resolve, reject });
+      this.workers[index].postMessage(batch);
+    });
+  }
+
+  async close() {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}
+
+/** In a worker's module: answers each batch with `handle`, made once from the pool's start data. */
+export function serveBatches<Init, Batch, Result>(makeHandler: (init: Init) => (batch: Batch) => Result) {
+  const handle = makeHandler(workerData.init as Init);
+  parentPort!.on('message', (batch: Batch) => {
+    let answer: Answer<Result>;
+    try {
+      answer = { result: handle(batch) };
+    } catch (error) {
+      if (!(error instanceof UnreadableFile)) throw error;
+      answer = { unreadable: { key: error.messageKey, params: error.params } };
+    }
+    parentPort!.postMessage(answer);
+  });
+}
