@@ -35,6 +35,17 @@ export const optionalText = (max: number) =>
 
 export const requiredText = (max: number) => z.string().trim().min(1, { message: 'field.required' }).max(max);
 
+/** A date and time (ISO 8601). */
+export const isoDateTime = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'field.dateTime' });
+export const optionalDateTime = z.preprocess((v) => (v === '' || v === null ? undefined : v), isoDateTime.optional());
+/** A calendar day, YYYY-MM-DD; '' or null means not given. */
+export const optionalDate = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'field.date' }).optional(),
+);
+/** A number from JSON or a form ('' or null means not given), checked by `schema`. */
+export const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
+
 /** Positive integer id from a path, query or form value. */
 export const id = z.coerce.number().int().positive();
 

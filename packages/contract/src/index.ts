@@ -12,3 +12,4 @@ export * from './imports.ts';
 export * from './leaks.ts';
 export * from './preferences.ts';
 export * from './settlement.ts';
+export * from './construction.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, optionalText, requiredText } from './fields.ts';
+import { id, isoDateTime, optionalDate, optionalDateTime, optionalNumber, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, jsonText } from './geo.ts';
 import { importSrid } from './imports.ts';
 
@@ -11,13 +11,6 @@ export const POLARISATIONS = ['single', 'dual', 'quad'] as const;
 export const ACQUISITION_STATUSES = ['planned', 'acquired', 'processing', 'delivered', 'failed'] as const;
 export type AcquisitionStatus = (typeof ACQUISITION_STATUSES)[number];
 
-const isoDateTime = z.string().trim().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'field.dateTime' });
-const optionalDateTime = z.preprocess((v) => (v === '' || v === null ? undefined : v), isoDateTime.optional());
-const optionalDate = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'field.date' }).optional(),
-);
-const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
 
 /** One satellite scene: when, how, where (footprint) and how far processing got. */
 export const acquisitionBody = z.object({

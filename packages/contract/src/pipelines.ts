@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { id, optionalText } from './fields.ts';
+import { id, optionalNumber, optionalText } from './fields.ts';
 import { jsonText, lineGeometry } from './geo.ts';
 import { NETWORK_TYPES } from './projects.ts';
 import { EXACT_LIST_LIMIT } from './lists.ts';
-
-const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
 
 export const pipeBody = z.object({
   pipeId: z.string().trim().min(1, { message: 'field.required' }).max(60),

@@ -10,3 +10,4 @@ export * from './schema/imports.ts';
 export * from './schema/leaks.ts';
 export * from './schema/basemap.ts';
 export * from './schema/settlement.ts';
+export * from './schema/construction.ts';

@@ -1,7 +1,8 @@
 import { daysFromFirst, linearFit } from '@console/contract';
 import type { Db } from '../db/client.ts';
 import { settlementDatasets } from '../db/schema.ts';
-import { createPointTable, finishDataset, metresPerDegree } from '../modules/settlement/points.ts';
+import { createPointTable, finishDataset } from '../modules/settlement/points.ts';
+import { metresPerDegree } from '../geo/local.ts';
 import type { DemoCity } from './city.ts';
 import { seededRandom } from './random.ts';
 

@@ -1,4 +1,5 @@
 import type { AreaGeometry, BBox, LineGeometry } from '@console/contract';
+import { metresPerDegree } from './local.ts';
 
 type Geometry = LineGeometry | AreaGeometry;
 
@@ -87,15 +88,13 @@ export function midpointOf(geometry: LineGeometry): number[] {
 
 export const bboxIntersects = (a: BBox, b: BBox) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
 
-const M_PER_DEG_LAT = 111_320;
-
-/** A circle of `radiusM` metres around [lon, lat] as a 64-sided polygon (how a POI is drawn and stored). */
+/** A circle of `radiusM` metres around [lon, lat] as a 64-sided polygon (how a POI or a point site is drawn and stored). */
 export function circlePolygon(center: number[], radiusM: number, sides = 64): AreaGeometry {
-  const mPerDegLon = M_PER_DEG_LAT * Math.cos((center[1] * Math.PI) / 180);
+  const [mPerDegLon, mPerDegLat] = metresPerDegree(center[1]);
   const ring: number[][] = [];
   for (let i = 0; i < sides; i++) {
     const a = (2 * Math.PI * i) / sides;
-    ring.push([round7(center[0] + (Math.cos(a) * radiusM) / mPerDegLon), round7(center[1] + (Math.sin(a) * radiusM) / M_PER_DEG_LAT)]);
+    ring.push([round7(center[0] + (Math.cos(a) * radiusM) / mPerDegLon), round7(center[1] + (Math.sin(a) * radiusM) / mPerDegLat)]);
   }
   ring.push(ring[0]);
   return { type: 'Polygon', coordinates: [ring] };

@@ -305,7 +305,7 @@ export async function startPipeImport(
   options: PipeImportStart,
   onError: (error: unknown) => void,
   /** Called once the import wrote its pipes (what depends on the network runs again). */
-  afterImport?: (enterpriseId: number) => void,
+  afterImport?: (enterpriseId: number) => Promise<void> | void,
 ) {
   if (!options.mapping.pipeId) throw badRequest('import.mappingPipeId');
   assertMappingFields(job, options.mapping);
@@ -315,7 +315,7 @@ export async function startPipeImport(
     runPipeImport(db, limits, job, options, signal)
       .then(async () => {
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
-        if (ended?.status === 'succeeded') afterImport?.(job.enterpriseId);
+        if (ended?.status === 'succeeded') await afterImport?.(job.enterpriseId);
       })
       .catch(onError),
   );

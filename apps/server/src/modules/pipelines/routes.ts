@@ -15,7 +15,7 @@ import * as service from './service.ts';
 
 const tags = ['pipelines'];
 
-export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number) => void }> = async (app, { limits, runner, afterImport }) => {
+export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number) => Promise<void> | void }> = async (app, { limits, runner, afterImport }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
   registerImportRoutes(app, {

@@ -10,7 +10,7 @@ import { linesOf } from '../../geo/geometry.ts';
 import { boxSql } from '../../geo/sql.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
-import { metresPerDegree } from './points.ts';
+import { metresPerDegree } from '../../geo/local.ts';
 import { getThresholds, round, type DatasetRow } from './service.ts';
 
 /** The measured points of a dataset in columns, as the join reads them. */

@@ -6,7 +6,7 @@ import { notFound } from '../../http/errors.ts';
 import { linesOf } from '../../geo/geometry.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
 import { indexPoints, loadPoints, pointsNearLine, profileAlong } from './analysis.ts';
-import { metresPerDegree } from './points.ts';
+import { metresPerDegree } from '../../geo/local.ts';
 import { getThresholds, round, type DatasetRow } from './service.ts';
 
 /** A run stops at this length or this many segments, whichever comes first. */

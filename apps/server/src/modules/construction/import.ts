@@ -1,0 +1,232 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Geometry } from 'geojson';
+import { BUILD_TYPES, type AreaGeometry, type BuildType, type SiteImportField, type SiteImportStart } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { constructionEvents, constructionSites, importJobs, type ImportProblemRecord } from '../../db/schema.ts';
+import { bboxColumns, bboxOf, circlePolygon } from '../../geo/geometry.ts';
+import { placeCentre } from '../../geo/proximity.ts';
+import type { Reproject } from '../imports/crs.ts';
+import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
+import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
+import type { SourceFeature } from '../imports/sources/index.ts';
+import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
+import { getProject } from '../projects/service.ts';
+import { figureColumns, measureSites } from './measure.ts';
+import { caseNear, defaultSiteNo, nextSiteIds, redetect } from './service.ts';
+
+const FIELD_NAMES: Record<SiteImportField, string[]> = {
+  siteNo: ['siteno', 'site_no', 'siteid', 'site_id', 'caseid', 'case_id', 'id', 'no', 'code', '编号', '工地编号', '案件编号'],
+  name: ['name', 'sitename', 'project', 'projectname', 'title', '名称', '工地名称', '工程名称', '项目名称'],
+  buildType: ['buildtype', 'build_type', 'type', 'worktype', 'category', '施工类型', '类型', '工程类型'],
+  changeType: ['changetype', 'change_type', 'change', 'interference', 'interferencetype', 'class', '变化类型', '干扰类型'],
+  detectedAt: ['detectedat', 'detected_at', 'detectiondate', 'detected', 'date', 'finddate', '发现日期', '检测日期', '发现时间'],
+  radiusM: ['radius', 'radiusm', 'radius_m', 'r', '半径'],
+  address: ['address', 'location', 'street', '地址', '位置', '施工地址'],
+  district: ['district', 'area', 'county', '区县', '行政区', '所属区域'],
+  constructionUnit: ['constructionunit', 'contractor', 'builder', 'company', '施工单位'],
+  constructionPhone: ['constructionphone', 'phone', 'tel', 'contactphone', '电话', '联系电话'],
+  plannedStart: ['plannedstart', 'start', 'startdate', '计划开工', '计划开工日期', '开工日期'],
+  plannedEnd: ['plannedend', 'end', 'enddate', '计划完工', '计划完工日期', '完工日期'],
+};
+export const suggestSiteMapping = (fieldNames: string[]) => suggestMapping(fieldNames, FIELD_NAMES);
+
+/** Build types by the words deliveries use for them, in English and Chinese. */
+const BUILD_TYPE_NAMES: Record<string, BuildType> = {
+  ...Object.fromEntries(BUILD_TYPES.map((t) => [t.toLowerCase(), t])),
+  subway: 'metro', tunnel: 'metro', 地铁: 'metro', 轨道交通: 'metro', 隧道: 'metro',
+  roadrebuild: 'road', roadworks: 'road', highway: 'road', 道路: 'road', 道路改建: 'road', 道路施工: 'road',
+  municipal: 'municipalRoad', 市政道路: 'municipalRoad', 市政: 'municipalRoad',
+  sewer: 'stormSewer', storm: 'stormSewer', drainage: 'stormSewer', 雨污水: 'stormSewer', 雨污水工程: 'stormSewer', 排水: 'stormSewer', 管道施工: 'stormSewer',
+  construction: 'building', excavation: 'building', piling: 'building', 建筑: 'building', 房建: 'building', 基坑: 'building', 桩基: 'building',
+  其他: 'other', 其它: 'other',
+};
+
+/** A calendar day from the ways deliveries write it (2026-03-02, 2026/3/2, 20260302), or null. */
+export function dayOf(text: string): string | null {
+  const m = /^(\d{4})[-/.]?(\d{1,2})[-/.]?(\d{1,2})(?:[T\s].*)?$/.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? date.toISOString().slice(0, 10) : null;
+}
+
+interface SiteRow {
+  row: number;
+  siteNo: string | null;
+  name: string;
+  buildType: BuildType;
+  geometry: AreaGeometry;
+  center: number[];
+  radiusM: number | null;
+  text: Partial<Record<'changeType' | 'address' | 'district' | 'constructionUnit' | 'constructionPhone', string>>;
+  detectedAt: string | null;
+  plannedStart: string | null;
+  plannedEnd: string | null;
+}
+
+/** A site from a feature: a point becomes the circle of its radius, a polygon stays; or the problems. */
+function siteFromFeature(feature: SourceFeature, options: SiteImportStart, reproject: Reproject): { row: SiteRow } | { problems: ImportProblemRecord[] } {
+  const value = (target: SiteImportField) => {
+    const v = options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined;
+    return v === null || v === undefined ? '' : String(v).trim();
+  };
+  const siteNo = value('siteNo') || null;
+  const label = siteNo ?? `#${feature.row}`;
+  const problems: ImportProblemRecord[] = [];
+  const here = (field: SiteImportField | 'geometry', key: Parameters<typeof problem>[3], params = {}) =>
+    problems.push(problem(feature.row, label, field === 'geometry' ? field : `${field} (${options.mapping[field]})`, key, params));
+
+  const radiusText = value('radiusM');
+  const radius = radiusText ? Number(radiusText) : options.defaultRadiusM;
+  if (!(radius >= 1 && radius <= 2000)) here('radiusM', 'import.numberRange', { min: 1, max: 2000 });
+  const typeText = value('buildType');
+  const buildType = typeText ? BUILD_TYPE_NAMES[typeText.toLowerCase().replace(/[\s_\-/]/g, '')] : options.buildType;
+  if (!buildType) here('buildType', 'construction.buildTypeValue', { value: typeText });
+  const day = (field: 'detectedAt' | 'plannedStart' | 'plannedEnd') => {
+    const text = value(field);
+    if (!text) return null;
+    const parsed = dayOf(text);
+    if (!parsed) here(field, 'field.date');
+    return parsed;
+  };
+  const detectedAt = day('detectedAt'), plannedStart = day('plannedStart'), plannedEnd = day('plannedEnd');
+
+  const geometry = feature.geometry as Geometry | null;
+  let area: AreaGeometry | null = null;
+  let center: number[] | null = null;
+  if (feature.problem) here('geometry', feature.problem);
+  else if (!geometry) here('geometry', 'import.geometryMissing');
+  else if (isSinglePoint(geometry)) {
+    const point = pointOf(geometry as Geometry & { type: 'Point' | 'MultiPoint' }, reproject);
+    if ('key' in point) here('geometry', point.key);
+    else if (problems.length === 0) (center = point.position), (area = circlePolygon(center, radius));
+  } else if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') {
+    const polygon = areaOf(geometry, reproject);
+    if ('key' in polygon) here('geometry', polygon.key);
+    else (area = polygon.area), (center = placeCentre(area));
+  } else here('geometry', 'construction.geometryType', { type: geometry.type });
+
+  if (problems.length || !area || !center) return { problems };
+  const text = Object.fromEntries((['changeType', 'address', 'district', 'constructionUnit', 'constructionPhone'] as const).map((f) => [f, value(f) || undefined]));
+  return {
+    row: {
+      row: feature.row,
+      siteNo,
+      name: value('name') || siteNo || `${feature.row}`,
+      buildType: buildType!,
+      geometry: area,
+      center,
+      radiusM: geometry!.type.endsWith('Point') ? radius : null,
+      text,
+      detectedAt,
+      plannedStart,
+      plannedEnd,
+    },
+  };
+}
+
+const PROGRESS_EVERY_MS = 500;
+
+/**
+ * Reads the whole delivery; any bad feature fails it with the report and nothing is written. Each
+ * site is measured against the pipes; one within SITE_MERGE_M of a known case is added to that
+ * case (reopening it when closed) instead of making a duplicate.
+ */
+function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: number, options: SiteImportStart, signal: AbortSignal) {
+  return runImportJob(db, limits, job, options.srid, async (source, reproject) => {
+    const rows: SiteRow[] = [];
+    const problems: ImportProblemRecord[] = [];
+    let problemCount = 0;
+    let reportedAt = Date.now();
+    const seen = new Set<string>();
+    for await (const feature of source.features()) {
+      const result = siteFromFeature(feature, options, reproject);
+      if ('problems' in result) {
+        problemCount += result.problems.length;
+        if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
+      } else if (result.row.siteNo && seen.has(result.row.siteNo)) {
+        problemCount++;
+        if (problems.length < MAX_PROBLEMS) problems.push(problem(feature.row, result.row.siteNo, 'siteNo', 'construction.duplicateSite', { siteNo: result.row.siteNo }));
+      } else {
+        if (result.row.siteNo) seen.add(result.row.siteNo);
+        if (problemCount === 0) rows.push(result.row);
+      }
+      if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
+        if (signal.aborted) throw new JobInterrupted();
+        reportedAt = Date.now();
+        await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead: rows.length + problemCount });
+      }
+    }
+    if (rows.length + problemCount === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
+    if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
+    await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: rows.length });
+    const figures = await measureSites(db, job.enterpriseId, rows.map((r) => ({ geometry: r.geometry, buildType: r.buildType })));
+    const taken: ImportProblemRecord[] = [];
+    await db.transaction(async (tx) => {
+      let inserted = 0, updated = 0;
+      const ids = await nextSiteIds(tx, rows.length);
+      const numbers = rows.map((r) => r.siteNo).filter((n): n is string => n !== null);
+      const used = new Set(
+        numbers.length
+          ? (await tx.select({ siteNo: constructionSites.siteNo }).from(constructionSites).where(and(eq(constructionSites.enterpriseId, job.enterpriseId), inArray(constructionSites.siteNo, numbers)))).map((r) => r.siteNo)
+          : [],
+      );
+      for (const [i, r] of rows.entries()) {
+        const known = await caseNear(tx, job.enterpriseId, r.geometry);
+        if (known) {
+          await redetect(tx, known, userId, { detectedAt: r.detectedAt, changeType: r.text.changeType, source: options.source, via: job.fileName });
+          updated++;
+          continue;
+        }
+        if (r.siteNo && used.has(r.siteNo)) {
+          taken.push(problem(r.row, r.siteNo, `siteNo (${options.mapping.siteNo})`, 'construction.siteNoTaken', { siteNo: r.siteNo }));
+          continue;
+        }
+        const id = ids[i];
+        await tx.insert(constructionSites).values({
+          id,
+          enterpriseId: job.enterpriseId,
+          projectId: options.projectId ?? null,
+          siteNo: r.siteNo ?? defaultSiteNo(id),
+          name: r.name,
+          buildType: r.buildType,
+          geometry: r.geometry,
+          centerLon: r.center[0],
+          centerLat: r.center[1],
+          radiusM: r.radiusM,
+          ...bboxColumns(bboxOf(r.geometry)),
+          ...r.text,
+          source: options.source,
+          detectedAt: r.detectedAt,
+          plannedStart: r.plannedStart,
+          plannedEnd: r.plannedEnd,
+          buildState: 'notStarted',
+          ...figureColumns(figures[i]),
+          createdBy: userId,
+        });
+        await tx.insert(constructionEvents).values({ siteId: id, userId, action: 'imported', toStatus: 'review', details: { source: options.source, file: job.fileName } });
+        inserted++;
+      }
+      // A number another site already has: nothing of the delivery is written.
+      if (taken.length) return tx.rollback();
+      const box = rows.reduce((b, r) => { const x = bboxOf(r.geometry); return [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])]; }, [Infinity, Infinity, -Infinity, -Infinity]);
+      await tx
+        .update(importJobs)
+        .set({ status: 'succeeded', progress: 1, rowsWritten: rows.length, result: { inserted, updated, deleted: 0, extent: box as [number, number, number, number] }, finishedAt: new Date(), heartbeatAt: new Date() })
+        .where(eq(importJobs.id, job.id));
+    }).catch((error) => {
+      if (!taken.length) throw error;
+    });
+    if (taken.length) await markFailed(db, job, taken.slice(0, MAX_PROBLEMS), taken.length);
+  });
+}
+
+/** The mapping step's answer for a site delivery: checks it and starts the job in the background. */
+export async function startSiteImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, userId: number, options: SiteImportStart, onError: (error: unknown) => void) {
+  if (options.projectId !== undefined) await getProject(db, job.enterpriseId, options.projectId);
+  assertMappingFields(job, options.mapping);
+  await assertNoRunningJob(db, job.enterpriseId, 'sites');
+  await markStarted(db, job, options);
+  runner.run(job, (signal) => runSiteImport(db, limits, job, userId, options, signal).catch(onError));
+}

@@ -1,0 +1,130 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import {
+  GAS_RANGES_M,
+  SITE_SEARCH_M,
+  type BuildType,
+  type Criticality,
+  type CriticalitySettings,
+  type GasPressure,
+  type MeasuredPipe,
+  type NetworkType,
+  type SiteMeasure,
+} from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { constructionSites, type StoredGeometry } from '../../db/schema.ts';
+import type { Place } from '../../geo/proximity.ts';
+import { pipesNear } from '../pipelines/nearby.ts';
+import { getCriticalitySettings } from './settings.ts';
+
+/** Pipes kept in a site's corridor list (nearest first); the counts cover them all. */
+const CORRIDOR_LIST = 50;
+/** Sites measured per batch when the whole enterprise is measured again. */
+const REMEASURE_BATCH = 1000;
+
+/**
+ * A gas pipe's pressure class as the protection rules know it, from the utility's own wording
+ * (English or Chinese, "中压A", "sub-high"...). A gas pipe whose class is not given is taken as
+ * low/medium pressure, the class of most distribution pipes.
+ */
+export function gasPressureOf(text: string | null): GasPressure {
+  const t = (text ?? '').toLowerCase().replace(/[\s_\-]/g, '');
+  if (/^(subhigh|次高压|shp)/.test(t)) return 'subHigh';
+  if (/^(high|高压|hp)/.test(t)) return 'high';
+  return 'lowMedium';
+}
+
+/** The level a site gets from its nearest pipe's distance band and its build type; inside a gas protection range it is always high. */
+export function criticalityOf(nearestM: number | null, buildType: BuildType, settings: CriticalitySettings, insideGasProtection: boolean): Criticality {
+  if (insideGasProtection) return 'high';
+  if (nearestM === null) return 'none';
+  const band = settings.bandsM.findIndex((edge) => nearestM <= edge);
+  return band < 0 ? 'none' : settings.matrix[buildType][band];
+}
+
+/** The tightest gas range a site enters: a protection range before any control range, the nearest pipe first. */
+function gasRangeOf(near: MeasuredPipe[]): SiteMeasure['gas'] {
+  let control: SiteMeasure['gas'] = null;
+  for (const pipe of near) {
+    if (pipe.networkType !== 'gas') continue;
+    const pressure = gasPressureOf(pipe.pressureClass);
+    const ranges = GAS_RANGES_M[pressure];
+    if (pipe.distanceM <= ranges.protection) return { zone: 'protection', pressure, rangeM: ranges.protection, pipe };
+    if (!control && pipe.distanceM <= ranges.control) control = { zone: 'control', pressure, rangeM: ranges.control, pipe };
+  }
+  return control;
+}
+
+export interface SiteFigures {
+  measure: SiteMeasure;
+  nearestM: number | null;
+  criticality: Criticality;
+  insideGasProtection: boolean;
+  corridorNetworks: NetworkType[];
+}
+
+/** A site's figures from the pipes near it (nearest first). */
+export function siteFigures(near: MeasuredPipe[], buildType: BuildType, settings: CriticalitySettings): SiteFigures {
+  const nearest: SiteMeasure['nearest'] = {};
+  for (const pipe of near) nearest[pipe.networkType] ??= pipe;
+  const inCorridor = near.filter((p) => p.distanceM <= settings.corridorM);
+  const corridorCount: SiteMeasure['corridorCount'] = {};
+  for (const pipe of inCorridor) corridorCount[pipe.networkType] = (corridorCount[pipe.networkType] ?? 0) + 1;
+  const gas = gasRangeOf(near);
+  const nearestM = near.length ? near[0].distanceM : null;
+  const insideGasProtection = gas?.zone === 'protection';
+  return {
+    measure: { nearest, corridorM: settings.corridorM, corridorCount, corridor: inCorridor.slice(0, CORRIDOR_LIST), gas, measuredAt: new Date().toISOString() },
+    nearestM,
+    criticality: criticalityOf(nearestM, buildType, settings, insideGasProtection),
+    insideGasProtection,
+    corridorNetworks: Object.keys(corridorCount) as NetworkType[],
+  };
+}
+
+/** Measures places of one enterprise against its pipes (one query per 200 places). */
+export async function measureSites(db: Db, enterpriseId: number, sites: { geometry: Place; buildType: BuildType }[], settings?: CriticalitySettings): Promise<SiteFigures[]> {
+  const rules = settings ?? (await getCriticalitySettings(db, enterpriseId));
+  const near = await pipesNear(db, enterpriseId, sites.map((s) => s.geometry), SITE_SEARCH_M);
+  return sites.map((site, i) => siteFigures(near[i], site.buildType, rules));
+}
+
+/** The columns a measurement writes. */
+export const figureColumns = (f: SiteFigures) => ({
+  measure: f.measure,
+  nearestM: f.nearestM,
+  criticality: f.criticality,
+  insideGasProtection: f.insideGasProtection,
+  corridorNetworks: f.corridorNetworks,
+});
+
+/**
+ * Measures every site of the enterprise again (after a pipe import or a change of the criticality
+ * rules), a batch at a time: each batch is read, measured and written in one statement.
+ */
+export async function remeasureSites(db: Db, enterpriseId: number): Promise<number> {
+  const settings = await getCriticalitySettings(db, enterpriseId);
+  let after = 0;
+  let count = 0;
+  for (;;) {
+    const batch = await db
+      .select({ id: constructionSites.id, geometry: constructionSites.geometry, buildType: constructionSites.buildType })
+      .from(constructionSites)
+      .where(and(eq(constructionSites.enterpriseId, enterpriseId), gt(constructionSites.id, after)))
+      .orderBy(asc(constructionSites.id))
+      .limit(REMEASURE_BATCH);
+    if (!batch.length) return count;
+    const figures = await measureSites(db, enterpriseId, batch.map((s) => ({ geometry: s.geometry as Exclude<StoredGeometry, { type: 'LineString' | 'MultiLineString' }>, buildType: s.buildType })), settings);
+    const values = sql.join(
+      batch.map((s, i) => {
+        const f = figures[i];
+        return sql`(${s.id}::int, ${JSON.stringify(f.measure)}::jsonb, ${f.nearestM}::float8, ${f.criticality}::text, ${f.insideGasProtection}::boolean, ${`{${f.corridorNetworks.join(',')}}`}::text[])`;
+      }),
+      sql`, `,
+    );
+    await db.execute(sql`update ${constructionSites} set measure = v.measure, nearest_m = v.nearest_m, criticality = v.criticality, inside_gas_protection = v.inside, corridor_networks = v.networks
+      from (values ${values}) as v(id, measure, nearest_m, criticality, inside, networks)
+      where ${constructionSites.id} = v.id and ${constructionSites.enterpriseId} = ${enterpriseId}`);
+    count += batch.length;
+    after = batch[batch.length - 1].id;
+  }
+}
