@@ -7,6 +7,7 @@ import { bboxColumns, bboxOf, lengthM } from '../geo/geometry.ts';
 import { generateCity, type DemoProjectArea } from './city.ts';
 import { seedLeakSurvey } from './leaks.ts';
 import { seedDemoSettlement } from './settlement.ts';
+import { seedDemoConstruction } from './construction.ts';
 import { analyseDataset } from '../modules/settlement/analysis.ts';
 import { getDataset } from '../modules/settlement/service.ts';
 
@@ -196,8 +197,10 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
       pipes: rows.filter((r) => r.enterpriseId === enterpriseIds.water),
       crew: [userIds.member, userIds.both],
     });
-    return { enterpriseIds, projectIds };
+    return { enterpriseIds, projectIds, userIds };
   });
+  // Construction sites, measured against the pipes just written.
+  await seedDemoConstruction(db, { pipes: city.pipes, gas: { enterpriseId: seeded.enterpriseIds.gas, userId: seeded.userIds.both }, water: { enterpriseId: seeded.enterpriseIds.water, userId: seeded.userIds.member } });
   // Five InSAR points per pipe segment: 100,000 over the 20,000-segment city.
   const points = options.settlementPoints ?? city.pipes.length * 5;
   if (!points) return;

@@ -130,9 +130,13 @@ export function errorMessage(error: unknown): string {
   return i18n.t('http.requestFailed');
 }
 
-/** A file as multipart field "file", with upload progress (0..1) for big files (XMLHttpRequest: fetch has none). */
-export function upload<T>(url: string, file: File, onProgress?: (share: number) => void): Promise<Envelope<T>> {
+/**
+ * A file as multipart field "file" (after any text `fields`), with upload progress (0..1) for big
+ * files (XMLHttpRequest: fetch has none).
+ */
+export function upload<T>(url: string, file: File, onProgress?: (share: number) => void, fields: Record<string, string> = {}): Promise<Envelope<T>> {
   const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
   data.append('file', file);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

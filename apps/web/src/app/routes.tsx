@@ -21,7 +21,7 @@ const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   '/leak': page(() => import('../features/leaks/LeakPage.tsx')),
   '/settlement': page(() => import('../features/settlement/SettlementPage.tsx')),
   '/weather': page(() => import('../features/weather/WeatherPage.tsx')),
-  '/risk/construction': page(() => import('../features/risk/ConstructionRiskPage.tsx')),
+  '/risk/construction': page(() => import('../features/construction/ConstructionPage.tsx')),
   '/risk/riskProne': page(() => import('../features/risk/RiskPronePage.tsx')),
 };
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { isActionAllowed, type Action } from '@console/contract';
 import { useSession } from '../stores/session.ts';
-import { useRoutePermissionIds } from '../app/RootRoute.tsx';
+import { useRoutePermissionIds } from '../routing/routeMeta.ts';
 
 /** "Is action A allowed for permissionId P?" for the signed-in user in the current enterprise. */
 export function usePermission() {

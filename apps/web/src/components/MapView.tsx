@@ -15,7 +15,7 @@ import GeoJSON from 'ol/format/GeoJSON';
 import WMTSCapabilities from 'ol/format/WMTSCapabilities';
 import TileGrid from 'ol/tilegrid/TileGrid';
 import { createXYZ } from 'ol/tilegrid';
-import { Fill, Stroke, Style } from 'ol/style';
+import { Fill, Stroke, Style, Text } from 'ol/style';
 import { transformExtent } from 'ol/proj';
 import { getCenter } from 'ol/extent';
 import Draw from 'ol/interaction/Draw';
@@ -63,9 +63,13 @@ export interface MapArea {
 
 export interface MapOverlayFeature {
   id: number;
-  geometry: AreaGeometry;
+  /** An area (filled), or a line: dashed with its text (a measured distance), or wide without (a pipe singled out). */
+  geometry: AreaGeometry | LineGeometry;
   color: string;
+  /** Shown on hover. */
   label?: string;
+  /** Written on the map beside it, always (a distance, say). */
+  text?: string;
   selected?: boolean;
   /** Outline only (for stacked footprints); filled by default. */
   outline?: boolean;
@@ -204,12 +208,20 @@ async function basemapLayer(settings: MapSettings, t: (key: string) => string): 
   }
 }
 
-/** Areas over the map: filled in their colour (outlined only when asked), the selected one darker and edged. */
+/**
+ * Areas over the map: filled in their colour (outlined only when asked), the selected one darker
+ * and edged; lines dashed. A feature's text is written beside it.
+ */
 function overlayStyle(feature: FeatureLike) {
   const color = String(feature.get('color'));
   const selected = Boolean(feature.get('selected'));
+  const text = feature.get('text') ? new Text({ text: String(feature.get('text')), font: 'bold 12px sans-serif', fill: new Fill({ color: '#141414' }), stroke: new Stroke({ color: '#ffffff', width: 3 }), offsetY: -10, overflow: true }) : undefined;
+  // A line with text is a measurement (dashed); one without, a pipe singled out (wide).
+  if (feature.getGeometry()?.getType().endsWith('LineString')) {
+    return text ? new Style({ stroke: new Stroke({ color, width: 2.5, lineDash: [6, 4] }), text, zIndex: 2 }) : new Style({ stroke: new Stroke({ color, width: 5 }), zIndex: 1 });
+  }
   const fill = selected || !feature.get('outline') ? new Fill({ color: `${color}${selected ? '66' : '33'}` }) : undefined;
-  return new Style({ stroke: new Stroke({ color: selected ? '#141414' : color, width: selected ? 3 : 2 }), fill });
+  return new Style({ stroke: new Stroke({ color: selected ? '#141414' : color, width: selected ? 3 : 2 }), fill, text });
 }
 
 const formatLength = (metres: number) => (metres < 1000 ? `${metres.toFixed(1)} m` : `${(metres / 1000).toFixed(3)} km`);
@@ -412,7 +424,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       const source = layer.getSource()!;
       source.clear();
       for (const f of group.features) {
-        const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, outline: f.outline ?? false } });
+        const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, text: f.text, outline: f.outline ?? false } });
         source.addFeatures(Array.isArray(feature) ? feature : [feature]);
       }
       layer.setVisible(group.visible ?? true);

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Dropdown, message, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRouteMeta } from '../app/RootRoute.tsx';
+import { useRouteMeta } from '../routing/routeMeta.ts';
 import { useTabs } from '../stores/tabs.ts';
 
 type TabAction = 'closeCurrent' | 'closeRight' | 'closeLeft' | 'closeAll';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRouteMeta } from '../app/RootRoute.tsx';
+import { useRouteMeta } from '../routing/routeMeta.ts';
 import { useSession } from '../stores/session.ts';
 
 /**

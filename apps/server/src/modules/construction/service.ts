@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   CASE_ACTION_FROM,
   SITE_MERGE_M,
@@ -11,7 +11,7 @@ import {
   type SiteListQuery,
 } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { constructionEvents, constructionFiles, constructionSites, constructionWatchLogs, users } from '../../db/schema.ts';
+import { constructionEvents, constructionFiles, constructionSites, constructionWatchLogs, pipes, users } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, circlePolygon } from '../../geo/geometry.ts';
@@ -127,7 +127,14 @@ export async function getSite(db: Db, enterpriseId: number, id: number) {
       .where(and(eq(constructionFiles.siteId, id), eq(constructionFiles.enterpriseId, enterpriseId)))
       .orderBy(asc(constructionFiles.id)),
   ]);
-  return { ...site, history, watchLog, files };
+  return { ...site, history, watchLog, files, pipes: await measuredPipeLines(db, enterpriseId, site) };
+}
+
+/** The lines of the pipes a site was measured against (its corridor and the nearest of each network), for the map. */
+async function measuredPipeLines(db: Db, enterpriseId: number, site: Site) {
+  const ids = [...new Set([...(site.measure?.corridor ?? []), ...Object.values(site.measure?.nearest ?? {})].map((p) => p!.pipeRowId))];
+  if (!ids.length) return [];
+  return db.select({ pipeRowId: pipes.id, geometry: pipes.geometry }).from(pipes).where(and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.id, ids)));
 }
 
 /** The columns of a site from its form (not its case). */

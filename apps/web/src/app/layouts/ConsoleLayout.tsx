@@ -13,7 +13,7 @@ import { SettingsDrawer } from '../../components/SettingsDrawer.tsx';
 import { useSession } from '../../stores/session.ts';
 import { PRIMARY_COLORS, useSettings } from '../../stores/settings.ts';
 import type { MenuItem } from '../../stores/menus.ts';
-import { useDocumentTitle, useRouteMeta } from '../RootRoute.tsx';
+import { useDocumentTitle, useRouteMeta } from '../../routing/routeMeta.ts';
 import './layout.css';
 
 const DARK_NAV = '#001529';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useRouteMeta } from '../RootRoute.tsx';
+import { useRouteMeta } from '../../routing/routeMeta.ts';
 import { ConsoleLayout } from './ConsoleLayout.tsx';
 
 /** System layout: product introduction and the platform administrator's pages; the subtitle names the page. */
