@@ -68,8 +68,9 @@ export interface MapOverlayFeature {
   color: string;
   /** Shown on hover. */
   label?: string;
-  /** Written on the map beside it, always (a distance, say). */
+  /** Written on the map beside it, always (a distance, say); texts of one group stack by `textRow`. */
   text?: string;
+  textRow?: number;
   selected?: boolean;
   /** Outline only (for stacked footprints); filled by default. */
   outline?: boolean;
@@ -215,7 +216,7 @@ async function basemapLayer(settings: MapSettings, t: (key: string) => string): 
 function overlayStyle(feature: FeatureLike) {
   const color = String(feature.get('color'));
   const selected = Boolean(feature.get('selected'));
-  const text = feature.get('text') ? new Text({ text: String(feature.get('text')), font: 'bold 12px sans-serif', fill: new Fill({ color: '#141414' }), stroke: new Stroke({ color: '#ffffff', width: 3 }), offsetY: -10, overflow: true }) : undefined;
+  const text = feature.get('text') ? new Text({ text: String(feature.get('text')), font: 'bold 12px sans-serif', fill: new Fill({ color: '#141414' }), stroke: new Stroke({ color: '#ffffff', width: 3 }), offsetY: -10 - 16 * Number(feature.get('textRow') ?? 0), overflow: true }) : undefined;
   // A line with text is a measurement (dashed); one without, a pipe singled out (wide).
   if (feature.getGeometry()?.getType().endsWith('LineString')) {
     return text ? new Style({ stroke: new Stroke({ color, width: 2.5, lineDash: [6, 4] }), text, zIndex: 2 }) : new Style({ stroke: new Stroke({ color, width: 5 }), zIndex: 1 });
@@ -424,7 +425,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       const source = layer.getSource()!;
       source.clear();
       for (const f of group.features) {
-        const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, text: f.text, outline: f.outline ?? false } });
+        const feature = format.readFeature({ type: 'Feature', geometry: f.geometry, properties: { overlayId: f.id, color: f.color, selected: f.selected ?? false, label: f.label, text: f.text, textRow: f.textRow, outline: f.outline ?? false } });
         source.addFeatures(Array.isArray(feature) ? feature : [feature]);
       }
       layer.setVisible(group.visible ?? true);

@@ -57,7 +57,7 @@ export default function ConstructionPage() {
   const overlays = useMemo(
     () => [
       { key: 'sites', features: siteFeatures(list, t, selectedId ?? undefined), onClick: (id: number) => setSelectedId(id) },
-      { key: 'measurement', features: measurementLines(selected) },
+      { key: 'measurement', features: measurementLines(selected, t) },
     ],
     [list, selected, selectedId, t],
   );

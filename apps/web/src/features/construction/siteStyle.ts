@@ -29,7 +29,7 @@ export function siteFeatures(sites: Site[], t: TFunction, selectedId?: number): 
  * network's colour) and a line from the site's edge to the nearest pipe of each network with the
  * distance written on it.
  */
-export function measurementLines(site: SiteDetail | null): MapOverlayFeature[] {
+export function measurementLines(site: SiteDetail | null, t: TFunction): MapOverlayFeature[] {
   if (!site?.measure) return [];
   const networkOf = new Map([...site.measure.corridor, ...Object.values(site.measure.nearest)].map((p) => [p!.pipeRowId, p!.networkType]));
   const pipes: MapOverlayFeature[] = site.pipes.map((p) => ({ id: -p.pipeRowId, geometry: p.geometry, color: NETWORK_MAP_COLOR[networkOf.get(p.pipeRowId) ?? 'water'] }));
@@ -37,7 +37,8 @@ export function measurementLines(site: SiteDetail | null): MapOverlayFeature[] {
     id: i + 1,
     geometry: { type: 'LineString', coordinates: [pipe.from, pipe.to] },
     color: NETWORK_MAP_COLOR[network],
-    text: formatDistance(pipe.distanceM),
+    text: `${t(`network.${network}`)} ${formatDistance(pipe.distanceM)}`,
+    textRow: i,
     label: `${pipe.pipeId} · ${formatDistance(pipe.distanceM)}`,
   })));
 }

@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { api, apiLogin, enterpriseIds, signIn } from './helpers.ts';
+
+/** A one-pixel PNG: what a guard's phone would send, small. */
+function photoFile() {
+  const path = join(mkdtempSync(join(tmpdir(), 'watch-')), 'watch.png');
+  writeFileSync(path, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a3f00000000049454e44ae426082', 'hex'));
+  return path;
+}
+
+async function step(page: Page, action: string, fill: Record<string, string> = {}) {
+  await page.getByTestId(`site-${action}`).click();
+  for (const [testId, value] of Object.entries(fill)) await page.getByTestId(testId).fill(value);
+  await page.getByTestId('step-save').click();
+  await expect(page.locator('.ant-modal:visible')).toHaveCount(0);
+}
+
+test.describe('construction risk', () => {
+  test('a member records a site on the map, sees the pipes it threatens and how close, and works the case to closed', async ({ page }, testInfo) => {
+    // A point 6 m to the side of the middle of a water pipe of the demo city.
+    const token = await apiLogin('member');
+    const [water] = await enterpriseIds('member');
+    const pipe = (await api<{ list: { pipeId: string; geometry: { coordinates: number[][] } }[] }>(token, 'GET', '/pipelines?networkType=water&pageSize=1&page=30', undefined, water.id)).result.list[0];
+    const [a, b] = pipe.geometry.coordinates;
+    const mLat = 110_950, mLon = 111_320 * Math.cos((a[1] * Math.PI) / 180);
+    const dx = (b[0] - a[0]) * mLon, dy = (b[1] - a[1]) * mLat, length = Math.hypot(dx, dy);
+    const lon = (a[0] + b[0]) / 2 + ((-dy / length) * 6) / mLon, lat = (a[1] + b[1]) / 2 + ((dx / length) * 6) / mLat;
+
+    await signIn(page, 'member');
+    await page.goto('/risk/construction');
+    await expect(page.getByTestId('construction-summary')).toBeVisible();
+    await page.getByTestId('construction-add').click();
+    await page.getByTestId('site-name').fill('滨盛路燃气改线');
+    await page.getByTestId('site-shape-point').click();
+    // A click on the map places the point; the exact place is then typed.
+    const map = page.getByTestId('site-form-map').locator('.ol-viewport');
+    await expect(map).toBeVisible();
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(page.getByTestId('site-lon')).not.toHaveValue('');
+    await page.getByTestId('site-lon').fill(lon.toFixed(7));
+    await page.getByTestId('site-lat').fill(lat.toFixed(7));
+    await page.getByTestId('site-radius').fill('3');
+    await page.getByTestId('site-save').click();
+    await expect(page.locator('.ant-message')).toContainText('Saved: nearest pipe');
+
+    const drawer = page.getByTestId('site-drawer');
+    await expect(drawer).toBeVisible();
+    await expect(page.getByTestId('site-status')).toHaveText('To review');
+    // 6 m from the pipe's line less the 3 m radius: about 3 m from the site's edge.
+    await expect(page.getByTestId('site-nearest-water')).toHaveText(/^[23]\.\d\d m$/);
+    await expect(page.getByTestId('site-corridor')).toContainText('Water');
+    await expect(drawer).toContainText(pipe.pipeId);
+    await page.screenshot({ path: testInfo.outputPath('construction-en.png') });
+
+    await step(page, 'judge');
+    await expect(page.getByTestId('site-status')).toHaveText('Threat');
+    await step(page, 'brief', { 'step-briefed-by': '王工' });
+    await expect(page.getByTestId('site-status')).toHaveText('Briefed');
+    await step(page, 'guard', { 'step-guard': '赵师傅' });
+    await expect(page.getByTestId('site-status')).toHaveText('Guarded');
+
+    // The guard writes the watch log on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('site-watch').click();
+    await page.getByTestId('step-remark').fill('人工开挖探沟，管位明确');
+    await page.locator('.ant-modal:visible input[type=file]').setInputFiles(photoFile());
+    await page.screenshot({ path: testInfo.outputPath('construction-watch-phone.png') });
+    await page.getByTestId('step-save').click();
+    await expect(page.getByTestId('site-watch-log')).toContainText('人工开挖探沟，管位明确');
+    await expect(page.getByTestId('site-photo')).toHaveCount(1);
+    await page.setViewportSize({ width: 1400, height: 860 });
+
+    await step(page, 'close', { 'step-notes': '施工完毕' });
+    await expect(page.getByTestId('site-status')).toHaveText('Closed');
+    await expect(page.getByTestId('site-history')).toContainText('Closed');
+    await expect(page.getByTestId('site-history')).toContainText('Watch entry');
+
+    // The same site in Chinese.
+    await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
+    await page.reload();
+    await page.locator('.ant-table-row', { hasText: '滨盛路燃气改线' }).click();
+    await expect(page.getByTestId('site-status')).toHaveText('已关闭');
+    await page.screenshot({ path: testInfo.outputPath('construction-zh.png') });
+  });
+});
