@@ -40,6 +40,8 @@ import { leakRoutes } from './modules/leaks/routes.ts';
 import { settlementRoutes } from './modules/settlement/routes.ts';
 import { constructionRoutes } from './modules/construction/routes.ts';
 import { remeasureSites } from './modules/construction/measure.ts';
+import { riskAreaRoutes } from './modules/riskAreas/routes.ts';
+import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
 
@@ -210,9 +212,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, parallelFromBytes: config.parallelImportBytes };
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
       // A new network is judged against every settlement dataset again.
-      // What is measured against the network follows it: sites at once (the import's job waits), settlement analyses in the background.
+      // What is measured against the network follows it: sites and risk areas at once (the import's job waits), settlement analyses in the background.
       const afterImport = async (enterpriseId: number) => {
         await remeasureSites(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
+        await remeasureAreas(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
         void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
       };
       await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner, afterImport });
@@ -220,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(leakRoutes, { prefix: '/leaks', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(settlementRoutes, { prefix: '/settlement', limits, runner: importRunner, analyses });
       await api.register(constructionRoutes, { prefix: '/construction', limits, runner: importRunner, photoLimit: config.photoLimit });
+      await api.register(riskAreaRoutes, { prefix: '/risk-areas', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({

@@ -153,6 +153,7 @@ export interface MeasuredPipe {
   networkType: NetworkType;
   pressureClass: string | null;
   diameterMm: number | null;
+  lengthM: number;
   distanceM: number;
   from: [number, number];
   to: [number, number];

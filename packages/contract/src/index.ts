@@ -13,3 +13,4 @@ export * from './leaks.ts';
 export * from './preferences.ts';
 export * from './settlement.ts';
 export * from './construction.ts';
+export * from './riskAreas.ts';

@@ -11,3 +11,4 @@ export * from './schema/leaks.ts';
 export * from './schema/basemap.ts';
 export * from './schema/settlement.ts';
 export * from './schema/construction.ts';
+export * from './schema/riskAreas.ts';

@@ -15,6 +15,7 @@ interface CandidateRow {
   network_type: NetworkType;
   pressure_class: string | null;
   diameter_mm: number | null;
+  length_m: number;
   geometry: LineGeometry;
 }
 
@@ -34,7 +35,7 @@ export async function pipesNear(db: Db, enterpriseId: number, places: Place[], r
     const rows = await queryRows<CandidateRow>(
       db,
       sql`select s.place, ${pipes.id} as id, ${pipes.pipeId} as pipe_id, ${pipes.networkType} as network_type, ${pipes.pressureClass} as pressure_class,
-            ${pipes.diameterMm} as diameter_mm, ${pipes.geometry} as geometry
+            ${pipes.diameterMm} as diameter_mm, ${pipes.lengthM} as length_m, ${pipes.geometry} as geometry
           from (values ${boxes}) as s(place, b)
           join ${pipes} on ${eq(pipes.enterpriseId, enterpriseId)} and ${bboxBox(pipes)} && s.b`,
     );
@@ -50,6 +51,7 @@ export async function pipesNear(db: Db, enterpriseId: number, places: Place[], r
         networkType: row.network_type,
         pressureClass: row.pressure_class,
         diameterMm: row.diameter_mm === null ? null : Number(row.diameter_mm),
+        lengthM: Math.round(Number(row.length_m) * 10) / 10,
         distanceM: round3(c.distanceM),
         from: [round7(c.from[0]), round7(c.from[1])],
         to: [round7(c.to[0]), round7(c.to[1])],

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { ImportJobView } from '@console/contract';
+import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { metresPerDegree } from '../../geo/local.ts';
+
+const demo = useDemoServer();
+type Api = ReturnType<typeof as>;
+
+const LAT = 31.45;
+const [M_LON, M_LAT] = metresPerDegree(LAT);
+const east = (lon: number, m: number) => lon + m / M_LON;
+const north = (lat: number, m: number) => lat + m / M_LAT;
+
+/** An east-west pipe through [lon, lat], `lengthM` long. */
+async function pipeAt(api: Api, pipeId: string, networkType: string, lon: number, lat: number, lengthM: number) {
+  const response = await api({ method: 'POST', url: '/api/pipelines', payload: { pipeId, networkType, diameterMm: 150, geometry: { type: 'LineString', coordinates: [[east(lon, -lengthM / 2), lat], [east(lon, lengthM / 2), lat]] } } });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+async function createArea(api: Api, payload: Record<string, unknown>) {
+  const response = await api({ method: 'POST', url: '/api/risk-areas/areas', payload: { name: '易涝点', kind: 'waterlogging', level: 'III', ...payload } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().result;
+}
+
+describe('risk-prone areas and their pipes', () => {
+  it('counts the pipes inside an area or within its buffer, by network and length', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const lon = 121.5;
+    await pipeAt(api, 'RA-W-IN', 'water', lon, LAT, 100);
+    await pipeAt(api, 'RA-D-30', 'drainage', lon, north(LAT, 30), 80);
+    await pipeAt(api, 'RA-W-70', 'water', lon, north(LAT, 70), 60);
+    // A 20 m square over the first pipe.
+    const square = { type: 'Polygon', coordinates: [[[east(lon, -10), north(LAT, -10)], [east(lon, 10), north(LAT, -10)], [east(lon, 10), north(LAT, 10)], [east(lon, -10), north(LAT, 10)], [east(lon, -10), north(LAT, -10)]]] };
+    const area = await createArea(api, { name: '滨盛路下穿通道', geometry: square, triggerRainMm: 50, triggerHours: 3 });
+    expect(area.pipes).toMatchObject({ bufferM: 50, inside: 1, count: { water: 1, drainage: 1 } });
+    // Lengths as the pipe list keeps them (great-circle, within 0.3 % of the ellipsoid's).
+    expect(area.pipes.lengthM.water).toBeCloseTo(100, -0.5);
+    expect(area.pipes.lengthM.drainage).toBeCloseTo(80, -0.5);
+    expect(area.pipes.pipes.map((p: { pipeId: string; distanceM: number }) => [p.pipeId, Math.round(p.distanceM * 100) / 100])).toEqual([['RA-W-IN', 0], ['RA-D-30', 20]]);
+    expect(area.pipeLines).toHaveLength(2);
+    // A void as a point, with a 75 m buffer, reaches the third pipe too.
+    const hole = await createArea(api, { name: '空洞 K-1', kind: 'void', level: 'II', point: [lon, north(LAT, 5)], bufferM: 75, voidAreaM2: 6.5, burialDepthM: 1.2, clearHeightM: 0.6 });
+    expect(hole.pipes.count).toEqual({ water: 2, drainage: 1 });
+    expect(hole).toMatchObject({ voidAreaM2: 6.5, burialDepthM: 1.2, clearHeightM: 0.6 });
+    const listed = (await api({ method: 'GET', url: '/api/risk-areas/areas?networkType=drainage&keyword=滨盛路' })).json().result;
+    expect(listed.total).toBe(1);
+
+    const bad = await api({ method: 'POST', url: '/api/risk-areas/areas', payload: { name: 'x', kind: 'waterlogging', level: 'V', point: [lon, LAT] } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^level: /);
+    const halfTrigger = await api({ method: 'POST', url: '/api/risk-areas/areas', payload: { name: 'x', kind: 'waterlogging', level: 'I', point: [lon, LAT], triggerRainMm: 50 } });
+    expect(halfTrigger.json().message).toBe('triggerHours: is required');
+  });
+
+  it('remediates an area, refuses steps its status does not allow, reopens with a reason; other tenants see nothing', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const area = await createArea(api, { name: '江南大道积水点', point: [121.52, LAT] });
+    const early = await api({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/finish`, payload: {} });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('江南大道积水点 is identified and cannot be marked remediated');
+    expect((await api({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/start`, payload: { notes: '增设雨水口' } })).json().result.status).toBe('remediating');
+    expect((await api({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/finish`, payload: {} })).json().result.status).toBe('remediated');
+    expect((await api({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/reopen`, payload: {} })).json().message).toBe('reason: is required');
+    const reopened = (await api({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/reopen`, payload: { reason: '暴雨后再次积水' } })).json().result;
+    expect(reopened.status).toBe('identified');
+    expect(reopened.history.map((h: { action: string }) => h.action)).toEqual(['reopen', 'finish', 'start', 'created']);
+
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gas({ method: 'GET', url: `/api/risk-areas/areas/${area.id}` })).statusCode).toBe(404);
+    expect((await gas({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/start`, payload: {} })).statusCode).toBe(404);
+    expect((await gas({ method: 'GET', url: '/api/risk-areas/areas?keyword=江南大道积水点' })).json().result.total).toBe(0);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    expect((await viewer({ method: 'GET', url: `/api/risk-areas/areas/${area.id}` })).statusCode).toBe(200);
+    expect((await viewer({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/start`, payload: {} })).statusCode).toBe(403);
+  });
+
+  it('imports a register all or nothing with Chinese field names, and a subsidence zone from a settlement result', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const lon = 121.55;
+    const good = `名称,类型,等级,降雨阈值,降雨时长,经度,纬度\n长河路积水点,易涝点,二级,40,1,${lon},${LAT}\n浦沿路空洞,空洞,一级,,,${east(lon, 200)},${LAT}\n`;
+    const analysed = (await api({ method: 'POST', url: '/api/risk-areas/imports', ...multipartFile('file', 'register.csv', good) })).json().result as ImportJobView;
+    expect(analysed.suggestedMapping).toMatchObject({ name: '名称', kind: '类型', level: '等级', triggerRainMm: '降雨阈值', triggerHours: '降雨时长' });
+    await api({ method: 'POST', url: `/api/risk-areas/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping } });
+    await demo.app.imports.settled(analysed.id);
+    expect((await api({ method: 'GET', url: `/api/risk-areas/imports/${analysed.id}` })).json().result).toMatchObject({ status: 'succeeded', rowsWritten: 2 });
+    const imported = (await api({ method: 'GET', url: '/api/risk-areas/areas?keyword=长河路积水点' })).json().result.list[0];
+    expect(imported).toMatchObject({ kind: 'waterlogging', level: 'II', triggerRainMm: 40, triggerHours: 1, source: 'survey' });
+
+    const bad = `名称,类型,等级,经度,纬度\n甲,易涝点,五级,${lon},${LAT}\n乙,火山,一级,${lon},${LAT}\n`;
+    const failedJob = (await api({ method: 'POST', url: '/api/risk-areas/imports', ...multipartFile('file', 'bad.csv', bad) })).json().result as ImportJobView;
+    await api({ method: 'POST', url: `/api/risk-areas/imports/${failedJob.id}/start`, payload: { mapping: failedJob.suggestedMapping } });
+    await demo.app.imports.settled(failedJob.id);
+    const failed = (await api({ method: 'GET', url: `/api/risk-areas/imports/${failedJob.id}` })).json().result as ImportJobView;
+    expect(failed.status).toBe('failed');
+    expect(failed.problems.map((p) => [p.row, p.field])).toEqual([[1, 'level (等级)'], [2, 'kind (类型)']]);
+    expect((await api({ method: 'GET', url: '/api/risk-areas/areas?keyword=甲' })).json().result.total).toBe(0);
+
+    // The demo's settlement dataset flags segments: one becomes a subsidence zone over its pipe.
+    const [dataset] = (await api({ method: 'GET', url: '/api/settlement/datasets' })).json().result;
+    const flagged = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/results?level=alarm&pageSize=1` })).json().result.list[0];
+    const zone = await api({ method: 'POST', url: '/api/risk-areas/areas/from-settlement', payload: { datasetId: dataset.id, pipeRowId: flagged.pipeRowId } });
+    expect(zone.statusCode, zone.body).toBe(200);
+    expect(zone.json().result).toMatchObject({ kind: 'subsidence', level: 'II', source: 'insar' });
+    expect(zone.json().result.pipes.inside).toBeGreaterThanOrEqual(1);
+    expect(zone.json().result.pipes.pipes.map((p: { pipeRowId: number }) => p.pipeRowId)).toContain(flagged.pipeRowId);
+  });
+
+  it('exports the areas with their pipes', async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const geojson = JSON.parse((await api({ method: 'GET', url: '/api/risk-areas/areas/export?format=geojson&keyword=滨盛路下穿通道' })).body);
+    expect(geojson.features).toHaveLength(1);
+    expect(geojson.features[0].properties).toMatchObject({ kind: 'waterlogging', pipesInside: 1, waterPipes: 1, drainagePipes: 1 });
+    const csv = (await api({ method: 'GET', url: '/api/risk-areas/areas/export?format=csv' })).body;
+    expect(csv).toMatch(/^\ufeff?name,kind,level,status/);
+  });
+});
