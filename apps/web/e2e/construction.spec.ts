@@ -87,3 +87,46 @@ test.describe('construction risk', () => {
     await page.screenshot({ path: testInfo.outputPath('construction-zh.png') });
   });
 });
+
+test.describe('risk-prone areas', () => {
+  test('a member records a waterlogging point over a pipe and sees the pipes it holds; remediates it', async ({ page }, testInfo) => {
+    const token = await apiLogin('member');
+    const [water] = await enterpriseIds('member');
+    const pipe = (await api<{ list: { pipeId: string; geometry: { coordinates: number[][] } }[] }>(token, 'GET', '/pipelines?networkType=water&pageSize=1&page=50', undefined, water.id)).result.list[0];
+    const [a, b] = pipe.geometry.coordinates;
+
+    await signIn(page, 'member');
+    await page.goto('/risk/riskProne');
+    await expect(page.getByTestId('risk-areas-summary')).toBeVisible();
+    await page.getByTestId('risk-areas-add').click();
+    await page.getByTestId('area-name').fill('滨文路积水点');
+    // A click on the map places the point; the exact place, the pipe's middle, is then typed.
+    const map = page.getByTestId('area-form-map').locator('.ol-viewport');
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(page.getByTestId('area-lon')).not.toHaveValue('');
+    await page.getByTestId('area-lon').fill(((a[0] + b[0]) / 2).toFixed(7));
+    await page.getByTestId('area-lat').fill(((a[1] + b[1]) / 2).toFixed(7));
+    await page.getByTestId('area-save').click();
+    await expect(page.locator('.ant-message')).toContainText('pipes within 50 m');
+
+    await expect(page.getByTestId('area-drawer')).toBeVisible();
+    await expect(page.getByTestId('area-pipes-water')).toBeVisible();
+    await expect(page.getByTestId('area-pipes')).toContainText(pipe.pipeId);
+    await page.screenshot({ path: testInfo.outputPath('risk-area-en.png') });
+
+    await page.getByTestId('area-start').click();
+    await page.getByTestId('area-step-save').click();
+    await expect(page.getByTestId('area-status')).toHaveText('Under remediation');
+    await page.getByTestId('area-finish').click();
+    await page.getByTestId('area-step-save').click();
+    await expect(page.getByTestId('area-status')).toHaveText('Remediated');
+    await expect(page.getByTestId('area-history')).toContainText('Remediation started');
+
+    await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
+    await page.reload();
+    await page.locator('.ant-table-row', { hasText: '滨文路积水点' }).click();
+    await expect(page.getByTestId('area-status')).toHaveText('已整治');
+    await page.screenshot({ path: testInfo.outputPath('risk-area-zh.png') });
+  });
+});

@@ -8,6 +8,7 @@ import { generateCity, type DemoProjectArea } from './city.ts';
 import { seedLeakSurvey } from './leaks.ts';
 import { seedDemoSettlement } from './settlement.ts';
 import { seedDemoConstruction } from './construction.ts';
+import { seedDemoRiskAreas } from './riskAreas.ts';
 import { analyseDataset } from '../modules/settlement/analysis.ts';
 import { getDataset } from '../modules/settlement/service.ts';
 
@@ -199,8 +200,9 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
     });
     return { enterpriseIds, projectIds, userIds };
   });
-  // Construction sites, measured against the pipes just written.
+  // Construction sites and risk-prone areas, measured against the pipes just written.
   await seedDemoConstruction(db, { pipes: city.pipes, gas: { enterpriseId: seeded.enterpriseIds.gas, userId: seeded.userIds.both }, water: { enterpriseId: seeded.enterpriseIds.water, userId: seeded.userIds.member } });
+  await seedDemoRiskAreas(db, { pipes: city.pipes, enterpriseId: seeded.enterpriseIds.water, userId: seeded.userIds.member, extent: city.extent });
   // Five InSAR points per pipe segment: 100,000 over the 20,000-segment city.
   const points = options.settlementPoints ?? city.pipes.length * 5;
   if (!points) return;

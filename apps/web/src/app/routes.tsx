@@ -22,7 +22,7 @@ const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   '/settlement': page(() => import('../features/settlement/SettlementPage.tsx')),
   '/weather': page(() => import('../features/weather/WeatherPage.tsx')),
   '/risk/construction': page(() => import('../features/construction/ConstructionPage.tsx')),
-  '/risk/riskProne': page(() => import('../features/risk/RiskPronePage.tsx')),
+  '/risk/riskProne': page(() => import('../features/riskAreas/RiskAreasPage.tsx')),
 };
 
 /** A menu route with its page (or its redirect). */

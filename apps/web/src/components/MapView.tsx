@@ -15,7 +15,7 @@ import GeoJSON from 'ol/format/GeoJSON';
 import WMTSCapabilities from 'ol/format/WMTSCapabilities';
 import TileGrid from 'ol/tilegrid/TileGrid';
 import { createXYZ } from 'ol/tilegrid';
-import { Fill, Stroke, Style, Text } from 'ol/style';
+import { Circle as CircleStyle, Fill, Stroke, Style, Text } from 'ol/style';
 import { transformExtent } from 'ol/proj';
 import { getCenter } from 'ol/extent';
 import Draw from 'ol/interaction/Draw';
@@ -63,8 +63,8 @@ export interface MapArea {
 
 export interface MapOverlayFeature {
   id: number;
-  /** An area (filled), or a line: dashed with its text (a measured distance), or wide without (a pipe singled out). */
-  geometry: AreaGeometry | LineGeometry;
+  /** An area (filled), a point (a dot), or a line: dashed with its text (a measured distance), or wide without (a pipe singled out). */
+  geometry: AreaGeometry | LineGeometry | { type: 'Point'; coordinates: number[] };
   color: string;
   /** Shown on hover. */
   label?: string;
@@ -220,6 +220,9 @@ function overlayStyle(feature: FeatureLike) {
   // A line with text is a measurement (dashed); one without, a pipe singled out (wide).
   if (feature.getGeometry()?.getType().endsWith('LineString')) {
     return text ? new Style({ stroke: new Stroke({ color, width: 2.5, lineDash: [6, 4] }), text, zIndex: 2 }) : new Style({ stroke: new Stroke({ color, width: 5 }), zIndex: 1 });
+  }
+  if (feature.getGeometry()?.getType() === 'Point') {
+    return new Style({ image: new CircleStyle({ radius: selected ? 9 : 7, fill: new Fill({ color }), stroke: new Stroke({ color: selected ? '#141414' : '#ffffff', width: 2 }) }), text, zIndex: 3 });
   }
   const fill = selected || !feature.get('outline') ? new Fill({ color: `${color}${selected ? '66' : '33'}` }) : undefined;
   return new Style({ stroke: new Stroke({ color: selected ? '#141414' : color, width: selected ? 3 : 2 }), fill, text });

@@ -32,7 +32,7 @@ describe('risk-prone areas and their pipes', () => {
     await pipeAt(api, 'RA-W-70', 'water', lon, north(LAT, 70), 60);
     // A 20 m square over the first pipe.
     const square = { type: 'Polygon', coordinates: [[[east(lon, -10), north(LAT, -10)], [east(lon, 10), north(LAT, -10)], [east(lon, 10), north(LAT, 10)], [east(lon, -10), north(LAT, 10)], [east(lon, -10), north(LAT, -10)]]] };
-    const area = await createArea(api, { name: '滨盛路下穿通道', geometry: square, triggerRainMm: 50, triggerHours: 3 });
+    const area = await createArea(api, { name: '测试下穿通道 RA-1', geometry: square, triggerRainMm: 50, triggerHours: 3 });
     expect(area.pipes).toMatchObject({ bufferM: 50, inside: 1, count: { water: 1, drainage: 1 } });
     // Lengths as the pipe list keeps them (great-circle, within 0.3 % of the ellipsoid's).
     expect(area.pipes.lengthM.water).toBeCloseTo(100, -0.5);
@@ -43,7 +43,7 @@ describe('risk-prone areas and their pipes', () => {
     const hole = await createArea(api, { name: '空洞 K-1', kind: 'void', level: 'II', point: [lon, north(LAT, 5)], bufferM: 75, voidAreaM2: 6.5, burialDepthM: 1.2, clearHeightM: 0.6 });
     expect(hole.pipes.count).toEqual({ water: 2, drainage: 1 });
     expect(hole).toMatchObject({ voidAreaM2: 6.5, burialDepthM: 1.2, clearHeightM: 0.6 });
-    const listed = (await api({ method: 'GET', url: '/api/risk-areas/areas?networkType=drainage&keyword=滨盛路' })).json().result;
+    const listed = (await api({ method: 'GET', url: '/api/risk-areas/areas?networkType=drainage&keyword=RA-1' })).json().result;
     expect(listed.total).toBe(1);
 
     const bad = await api({ method: 'POST', url: '/api/risk-areas/areas', payload: { name: 'x', kind: 'waterlogging', level: 'V', point: [lon, LAT] } });
@@ -108,7 +108,7 @@ describe('risk-prone areas and their pipes', () => {
 
   it('exports the areas with their pipes', async () => {
     const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
-    const geojson = JSON.parse((await api({ method: 'GET', url: '/api/risk-areas/areas/export?format=geojson&keyword=滨盛路下穿通道' })).body);
+    const geojson = JSON.parse((await api({ method: 'GET', url: '/api/risk-areas/areas/export?format=geojson&keyword=RA-1' })).body);
     expect(geojson.features).toHaveLength(1);
     expect(geojson.features[0].properties).toMatchObject({ kind: 'waterlogging', pipesInside: 1, waterPipes: 1, drainagePipes: 1 });
     const csv = (await api({ method: 'GET', url: '/api/risk-areas/areas/export?format=csv' })).body;

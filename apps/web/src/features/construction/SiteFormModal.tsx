@@ -1,17 +1,14 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Col, DatePicker, Form, Grid, Input, InputNumber, Modal, Row, Segmented, Select, Space, Typography, message } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import type OlMap from 'ol/Map';
-import { toLonLat } from 'ol/proj';
-import { unByKey } from 'ol/Observable';
 import { BUILD_STATES, BUILD_TYPES, SITE_SOURCES, type AreaGeometry, type MapSettings } from '@console/contract';
 import { constructionApi, type Site } from '../../api/construction.ts';
 import { errorMessage } from '../../api/http.ts';
 import { projectApi } from '../../api/projects.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
-import { MapView } from '../../components/MapView.tsx';
+import { PlacePicker } from '../../components/PlacePicker.tsx';
 import { useSession } from '../../stores/session.ts';
 import { formatDistance } from './siteStyle.ts';
 
@@ -20,16 +17,6 @@ const TEXT_FIELDS = ['address', 'district', 'constructionUnit', 'constructionCon
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Values = Record<string, any>;
-
-/** A 64-sided circle for the preview (the server keeps its own, measured on the ellipsoid). */
-function previewCircle(lon: number, lat: number, radiusM: number): AreaGeometry {
-  const mLat = 111_320, mLon = 111_320 * Math.cos((lat * Math.PI) / 180);
-  const ring = Array.from({ length: 65 }, (_, i) => {
-    const a = (2 * Math.PI * (i % 64)) / 64;
-    return [lon + (Math.cos(a) * radiusM) / mLon, lat + (Math.sin(a) * radiusM) / mLat];
-  });
-  return { type: 'Polygon', coordinates: [ring] };
-}
 
 /**
  * Recording or editing a site: its place drawn on the map (an area, or a point with a radius
@@ -63,22 +50,8 @@ export function SiteFormModal({ open, site, settings, onClose, onSaved }: { open
     } else form.setFieldsValue({ buildType: 'road', source: 'manual', buildState: 'notStarted', radiusM: 20 });
   }, [open, site, form]);
 
-  // In point mode a click on the map places the point.
-  const extend = useCallback(
-    (map: OlMap) => {
-      if (shape !== 'point') return;
-      const key = map.on('singleclick', (event) => {
-        const [x, y] = toLonLat(event.coordinate, map.getView().getProjection());
-        form.setFieldsValue({ lon: Math.round(x * 1e7) / 1e7, lat: Math.round(y * 1e7) / 1e7 });
-      });
-      return () => unByKey(key);
-    },
-    [shape, form],
-  );
-  const preview = useMemo(
-    () => (shape === 'point' && typeof lon === 'number' && typeof lat === 'number' && typeof radius === 'number' ? [{ key: 'preview', features: [{ id: 1, geometry: previewCircle(lon, lat, radius), color: '#f5222d' }] }] : []),
-    [shape, lon, lat, radius],
-  );
+  const onPoint = useCallback((p: [number, number]) => form.setFieldsValue({ lon: p[0], lat: p[1] }), [form]);
+  const point: [number, number] | null = typeof lon === 'number' && typeof lat === 'number' ? [lon, lat] : null;
 
   const save = async () => {
     if (!allowClick()) return;
@@ -212,11 +185,17 @@ export function SiteFormModal({ open, site, settings, onClose, onSaved }: { open
         <Col xs={24} lg={13}>
           <Space direction="vertical" style={{ width: '100%' }}>
             <div data-testid="site-form-map">
-              {shape === 'area' ? (
-                <MapView settings={settings} height={screens.lg ? 620 : 320} drawArea={{ value: area, onChange: setArea }} focus={site ? [site.minx, site.miny, site.maxx, site.maxy] : null} />
-              ) : (
-                <MapView settings={settings} height={screens.lg ? 620 : 320} extend={extend} overlays={preview} />
-              )}
+              <PlacePicker
+                settings={settings}
+                mode={shape}
+                area={area}
+                onArea={setArea}
+                point={point}
+                radiusM={typeof radius === 'number' ? radius : undefined}
+                onPoint={onPoint}
+                focus={site ? [site.minx, site.miny, site.maxx, site.maxy] : null}
+                height={screens.lg ? 620 : 320}
+              />
             </div>
           </Space>
         </Col>

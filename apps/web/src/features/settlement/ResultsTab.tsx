@@ -1,12 +1,14 @@
 import { useMemo, useState } from 'react';
-import { Alert, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { NETWORK_TYPES, SETTLEMENT_LEVELS, type AreaGeometry, type MapSettings, type SettlementCrossing, type SettlementDataset, type SettlementProfileBin, type SettlementResult } from '@console/contract';
 import { errorMessage, HttpError } from '../../api/http.ts';
 import { settlementApi, type ResultFilters } from '../../api/settlement.ts';
-import { Authorized } from '../../components/Authorized.tsx';
+import { Authorized, usePermission } from '../../components/Authorized.tsx';
+import { useChange } from '../../components/useChange.ts';
+import { riskAreaApi } from '../../api/riskAreas.ts';
 import { LazyChart as Chart } from '../../components/LazyChart.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { MapView } from '../../components/MapView.tsx';
@@ -64,6 +66,9 @@ function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: S
   const [along, setAlong] = useState<'segment' | 'run'>('segment');
   const run = useQuery({ queryKey: ['settlement', enterpriseID, 'run', dataset.id, pipeRowId], queryFn: () => settlementApi.run(dataset.id, pipeRowId!), enabled: pipeRowId !== null && along === 'run', retry: false });
   const runData = run.data?.result;
+  // The segment's moving ground as a subsidence zone among the risk-prone areas.
+  const mayRecordZone = usePermission()('risk', 'add');
+  const makeZone = useChange(() => riskAreaApi.fromSettlement(dataset.id, pipeRowId!), { invalidate: ['riskAreas', enterpriseID], success: t('settlement.detail.zoneMade') });
   const profile = useMemo(() => {
     if (along === 'run') return runData ? profileChart(t, runData.profile, runData.lengthM, [], runData.segments.length > 1 ? runData.segments : []) : null;
     return r ? profileChart(t, r.profile, r.lengthM, r.points, []) : null;
@@ -74,9 +79,14 @@ function ResultDrawer({ dataset, pipeRowId, onClose, onShowPoint }: { dataset: S
       {detail.isLoading && <Skeleton active />}
       {r && (
         <Space direction="vertical" style={{ width: '100%' }}>
-          <Space>
+          <Space wrap>
             <Tag color={LEVEL_COLOR[r.level]} data-testid="result-level">{t(`settlement.level.${r.level}`)}</Tag>
             <Typography.Text type="secondary">{t('settlement.detail.asOf', { date: r.asOf })}</Typography.Text>
+            {mayRecordZone && r.level !== 'none' && (
+              <Button size="small" loading={makeZone.isPending} onClick={() => makeZone.mutate(undefined)} data-testid="result-make-zone">
+                {t('settlement.detail.makeZone')}
+              </Button>
+            )}
           </Space>
           {r.crossed.map((c) => (
             <Alert key={c.metric} type={c.level === 'alarm' ? 'error' : 'warning'} showIcon message={crossingText(c)} data-testid="result-crossing" />

@@ -80,6 +80,8 @@ const messages = {
     thisSegment: 'This segment',
     connectedRun: 'Connected run',
     runSummary: '{{count}} connected segments, {{length}} m, {{points}} points within the buffer',
+    makeZone: 'Record as subsidence zone',
+    zoneMade: 'Recorded under risk-prone areas as a subsidence zone',
     runCapped: 'The run is longer: it stops at 3 km or 60 segments.',
   },
   settingsForm: {

@@ -82,6 +82,8 @@ const zh: typeof messages = {
     thisSegment: '本管段',
     connectedRun: '连通管线',
     runSummary: '连通管段 {{count}} 段，长 {{length}} 米，缓冲范围内监测点 {{points}} 个',
+    makeZone: '登记为沉降区',
+    zoneMade: '已在风险隐患点中登记为沉降区',
     runCapped: '管线更长：最多取 3 公里或 60 段。',
   },
   settingsForm: {

@@ -1,7 +1,0 @@
-import { useTranslation } from 'react-i18next';
-import { PageShell } from '../../components/PageShell.tsx';
-
-export default function RiskPronePage() {
-  const { t } = useTranslation();
-  return <PageShell description={t('page.riskProne')} />;
-}
