@@ -11,7 +11,9 @@ function photoFile() {
   return path;
 }
 
+/** One case step through its modal; a second apart, as the spec's click guard ignores a second save within a second. */
 async function step(page: Page, action: string, fill: Record<string, string> = {}) {
+  await page.waitForTimeout(1100);
   await page.getByTestId(`site-${action}`).click();
   for (const [testId, value] of Object.entries(fill)) await page.getByTestId(testId).fill(value);
   await page.getByTestId('step-save').click();
@@ -84,6 +86,7 @@ test.describe('construction risk', () => {
     await page.reload();
     await page.locator('.ant-table-row', { hasText: '滨盛路燃气改线' }).click();
     await expect(page.getByTestId('site-status')).toHaveText('已关闭');
+    await page.waitForTimeout(500); // the drawer slides in
     await page.screenshot({ path: testInfo.outputPath('construction-zh.png') });
   });
 });
@@ -118,6 +121,8 @@ test.describe('risk-prone areas', () => {
     await page.getByTestId('area-start').click();
     await page.getByTestId('area-step-save').click();
     await expect(page.getByTestId('area-status')).toHaveText('Under remediation');
+    // The spec's click guard ignores a second save within a second.
+    await page.waitForTimeout(1100);
     await page.getByTestId('area-finish').click();
     await page.getByTestId('area-step-save').click();
     await expect(page.getByTestId('area-status')).toHaveText('Remediated');
@@ -127,6 +132,7 @@ test.describe('risk-prone areas', () => {
     await page.reload();
     await page.locator('.ant-table-row', { hasText: '滨文路积水点' }).click();
     await expect(page.getByTestId('area-status')).toHaveText('已整治');
+    await page.waitForTimeout(500); // the drawer slides in
     await page.screenshot({ path: testInfo.outputPath('risk-area-zh.png') });
   });
 });
