@@ -9,7 +9,8 @@
  *  2. the pipe list's requests over that network on PostgreSQL (keyset pages, keyword, filters);
  *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
  *     against the same tiles made by PostGIS ST_AsMVT in the same run;
- *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts).
+ *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts);
+ *  5. construction sites measured against the pipes, against PostGIS geography, with a check (bench/construction.ts).
  * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
  * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
  */
@@ -35,6 +36,7 @@ import { UploadedFile } from '../apps/server/src/http/uploads.ts';
 import { writeGeoJson } from './files.ts';
 import { measureConsoleWeight } from './console.ts';
 import { benchSettlement } from './settlement.ts';
+import { benchConstruction } from './construction.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
 
@@ -325,6 +327,7 @@ async function main() {
 
     // 4. Settlement: ingest and the pipe-point join.
     await benchSettlement(say);
+    await benchConstruction(say);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@ import { type StoredGeometry, bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
+import { keptFileColumns } from './files.ts';
 
 /** A construction site: where, what is built, who builds it, its case and what it was measured to threaten. */
 export const constructionSites = pgTable(
@@ -110,13 +111,7 @@ export const constructionFiles = pgTable(
       .references(() => constructionSites.id, { onDelete: 'cascade' }),
     watchLogId: integer('watch_log_id').references(() => constructionWatchLogs.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['plan', 'agreement', 'photo'] }).notNull(),
-    fileName: text('file_name').notNull(),
-    mimetype: text('mimetype').notNull(),
-    size: integer('size').notNull(),
-    /** Relative to DATA_DIR. */
-    path: text('path').notNull(),
-    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    ...keptFileColumns(),
   },
   (t) => [index('construction_files_site_idx').on(t.siteId), index('construction_files_log_idx').on(t.watchLogId)],
 );

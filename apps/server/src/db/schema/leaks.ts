@@ -2,6 +2,7 @@
 import { bigint, bigserial, date, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { type StoredGeometry, bbox, bboxBox, createdAt } from './common.ts';
 import { users } from './users.ts';
+import { keptFileColumns } from './files.ts';
 import { enterprises } from './enterprises.ts';
 import { projects } from './projects.ts';
 
@@ -135,13 +136,7 @@ export const poiPhotos = pgTable(
     poiId: bigint('poi_id', { mode: 'number' })
       .notNull()
       .references(() => pois.id, { onDelete: 'cascade' }),
-    fileName: text('file_name').notNull(),
-    mimetype: text('mimetype').notNull(),
-    size: integer('size').notNull(),
-    /** Relative to DATA_DIR. */
-    path: text('path').notNull(),
-    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    ...keptFileColumns(),
   },
   (t) => [index('poi_photos_poi_idx').on(t.poiId)],
 );

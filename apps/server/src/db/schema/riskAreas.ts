@@ -5,6 +5,7 @@ import { bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
+import { keptFileColumns } from './files.ts';
 
 /** A point or polygon where pipes are at risk, with its level, trigger, who answers for it and the pipes it holds. */
 export const riskAreas = pgTable(
@@ -72,12 +73,7 @@ export const riskAreaFiles = pgTable(
     areaId: integer('area_id')
       .notNull()
       .references(() => riskAreas.id, { onDelete: 'cascade' }),
-    fileName: text('file_name').notNull(),
-    mimetype: text('mimetype').notNull(),
-    size: integer('size').notNull(),
-    path: text('path').notNull(),
-    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    ...keptFileColumns(),
   },
   (t) => [index('risk_area_files_area_idx').on(t.areaId)],
 );

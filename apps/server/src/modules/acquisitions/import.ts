@@ -11,13 +11,13 @@ import {
   type AcquisitionInput,
 } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { acquisitions, importJobs, type ImportProblemRecord } from '../../db/schema.ts';
+import { acquisitions, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { describeIssue } from '../../http/validation.ts';
 import { bboxColumns, bboxOf } from '../../geo/geometry.ts';
 import { areaOf } from '../imports/areas.ts';
 import type { Reproject } from '../imports/crs.ts';
-import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
@@ -172,18 +172,7 @@ function runAcquisitionImport(db: Db, limits: ImportLimits, job: ImportJob, opti
             ),
           });
       }
-      const extent = rows.reduce((b, r) => { const x = bboxOf(r.footprint); return [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])]; }, [Infinity, Infinity, -Infinity, -Infinity]);
-      await tx
-        .update(importJobs)
-        .set({
-          status: 'succeeded',
-          progress: 1,
-          rowsWritten: rows.length,
-          result: { inserted: rows.length - listed.size, updated: listed.size, deleted: 0, extent: extent as [number, number, number, number] },
-          finishedAt: new Date(),
-          heartbeatAt: new Date(),
-        })
-        .where(eq(importJobs.id, job.id));
+      await markSucceeded(tx, job.id, rows.length, { inserted: rows.length - listed.size, updated: listed.size, deleted: 0, extent: extentOf(rows.map((r) => bboxOf(r.footprint))) });
     });
   });
 }

@@ -2,12 +2,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
 import { BUILD_TYPES, type AreaGeometry, type BuildType, type SiteImportField, type SiteImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { constructionEvents, constructionSites, importJobs, type ImportProblemRecord } from '../../db/schema.ts';
+import { constructionEvents, constructionSites, type ImportProblemRecord } from '../../db/schema.ts';
 import { bboxColumns, bboxOf, circlePolygon } from '../../geo/geometry.ts';
 import { placeCentre } from '../../geo/proximity.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
@@ -210,11 +210,7 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
       }
       // A number another site already has: nothing of the delivery is written.
       if (taken.length) return tx.rollback();
-      const box = rows.reduce((b, r) => { const x = bboxOf(r.geometry); return [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])]; }, [Infinity, Infinity, -Infinity, -Infinity]);
-      await tx
-        .update(importJobs)
-        .set({ status: 'succeeded', progress: 1, rowsWritten: rows.length, result: { inserted, updated, deleted: 0, extent: box as [number, number, number, number] }, finishedAt: new Date(), heartbeatAt: new Date() })
-        .where(eq(importJobs.id, job.id));
+      await markSucceeded(tx, job.id, rows.length, { inserted, updated, deleted: 0, extent: extentOf(rows.map((r) => bboxOf(r.geometry))) });
     }).catch((error) => {
       if (!taken.length) throw error;
     });

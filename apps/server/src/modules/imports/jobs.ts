@@ -154,6 +154,18 @@ export async function markFailed(db: Db, job: Pick<ImportJob, 'id' | 'workDir'>,
   await rm(job.workDir, { recursive: true, force: true });
 }
 
+/** The bounding box around many boxes (what an import wrote), or null for none. */
+export function extentOf(boxes: Iterable<number[]>): [number, number, number, number] | null {
+  const e: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const b of boxes) (e[0] = Math.min(e[0], b[0])), (e[1] = Math.min(e[1], b[1])), (e[2] = Math.max(e[2], b[2])), (e[3] = Math.max(e[3], b[3]));
+  return Number.isFinite(e[0]) ? e : null;
+}
+
+/** Ends the job as succeeded with what it wrote, in the transaction that wrote it. */
+export async function markSucceeded(tx: Pick<Db, 'update'>, jobId: number, rowsWritten: number, result: NonNullable<ImportJob['result']>) {
+  await tx.update(importJobs).set({ status: 'succeeded', progress: 1, rowsWritten, result, finishedAt: new Date(), heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
+}
+
 export async function removeWorkDir(job: Pick<ImportJob, 'workDir'>) {
   await rm(job.workDir, { recursive: true, force: true });
 }

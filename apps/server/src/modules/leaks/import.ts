@@ -2,12 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
 import { type AreaGeometry, type LineGeometry, type PoiImportField, type PoiImportStart, type PoiPriority } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { acquisitions, deliveries, importJobs, pipes, poiEvents, pois, type ImportProblemRecord, type PoiPipes } from '../../db/schema.ts';
+import { acquisitions, deliveries, pipes, poiEvents, pois, type ImportProblemRecord, type PoiPipes } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, circlePolygon, lengthInside } from '../../geo/geometry.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
@@ -154,11 +154,7 @@ function runPoiImport(db: Db, limits: ImportLimits, job: ImportJob, userId: numb
           .returning({ id: pois.id });
         await tx.insert(poiEvents).values(inserted.map((p) => ({ poiId: p.id, userId, action: 'imported' as const, toStatus: 'new', details: { delivery: options.name } })));
       }
-      const box = rows.reduce((b, r) => { const x = bboxOf(r.geometry); return [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])]; }, [Infinity, Infinity, -Infinity, -Infinity]);
-      await tx
-        .update(importJobs)
-        .set({ status: 'succeeded', progress: 1, rowsWritten: rows.length, result: { inserted: rows.length, updated: 0, deleted: 0, extent: box as [number, number, number, number], deliveryId: delivery.id }, finishedAt: new Date(), heartbeatAt: new Date() })
-        .where(eq(importJobs.id, job.id));
+      await markSucceeded(tx, job.id, rows.length, { inserted: rows.length, updated: 0, deleted: 0, extent: extentOf(rows.map((r) => bboxOf(r.geometry))), deliveryId: delivery.id });
     });
   });
 }

@@ -1,13 +1,12 @@
-import { eq } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
 import { RISK_AREA_KINDS, RISK_LEVELS, type AreaGeometry, type RiskAreaImportField, type RiskAreaImportStart, type RiskAreaInput, type RiskAreaKind, type RiskLevel } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { importJobs, riskAreaEvents, riskAreas, type ImportProblemRecord } from '../../db/schema.ts';
+import { riskAreaEvents, riskAreas, type ImportProblemRecord } from '../../db/schema.ts';
 import type { Place } from '../../geo/proximity.ts';
 import { grownBox } from '../../geo/proximity.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
@@ -131,11 +130,7 @@ function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
           .returning({ id: riskAreas.id });
         await tx.insert(riskAreaEvents).values(inserted.map((a) => ({ areaId: a.id, userId, action: 'imported' as const, toStatus: 'identified', details: { file: job.fileName } })));
       }
-      const box = rows.reduce((b, r) => { const x = grownBox(r.place, 0); return [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])]; }, [Infinity, Infinity, -Infinity, -Infinity]);
-      await tx
-        .update(importJobs)
-        .set({ status: 'succeeded', progress: 1, rowsWritten: rows.length, result: { inserted: rows.length, updated: 0, deleted: 0, extent: box as [number, number, number, number] }, finishedAt: new Date(), heartbeatAt: new Date() })
-        .where(eq(importJobs.id, job.id));
+      await markSucceeded(tx, job.id, rows.length, { inserted: rows.length, updated: 0, deleted: 0, extent: extentOf(rows.map((r) => grownBox(r.place, 0))) });
     });
   });
 }

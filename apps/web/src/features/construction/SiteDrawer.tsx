@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, DatePicker, Descriptions, Drawer, Empty, Form, Grid, Image, Input, List, Modal, Popconfirm, Radio, Select, Space, Tag, Timeline, Typography, Upload, message } from 'antd';
+import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Modal, Popconfirm, Radio, Select, Space, Tag, Typography, Upload, message } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { constructionApi, type SiteDetail, type SiteFile } from '../../api/const
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance } from './siteStyle.ts';
@@ -214,24 +215,17 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
         </div>
         <div>
           <Typography.Title level={5}>{t('construction.detail.history')}</Typography.Title>
-          {site.history.length ? (
-            <Timeline
-              data-testid="site-history"
-              items={site.history.map((h) => ({
-                color: h.toStatus === 'closed' ? 'gray' : h.toStatus === 'review' ? 'gold' : h.toStatus === 'noThreat' ? 'green' : 'red',
-                children: (
-                  <>
-                    <Typography.Text strong>{t(`construction.events.${h.action}`)}</Typography.Text>
-                    {h.action === 'judge' && typeof h.details?.result === 'string' && ` · ${t(`construction.status.${h.details.result}`)}`}{' '}
-                    <Typography.Text type="secondary">{dayjs(h.at).format('YYYY-MM-DD HH:mm')} {h.userName ?? ''}</Typography.Text>
-                    {['reason', 'notes', 'remark', 'briefedBy', 'guard', 'fileName'].map((k) => (typeof h.details?.[k] === 'string' ? <div key={k}>{String(h.details[k])}</div> : null))}
-                  </>
-                ),
-              }))}
-            />
-          ) : (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
-          )}
+          <HistoryTimeline
+            testId="site-history"
+            entries={site.history.map((h) => ({
+              id: h.id,
+              title: t(`construction.events.${h.action}`) + (h.action === 'judge' && typeof h.details?.result === 'string' ? ` · ${t(`construction.status.${h.details.result}`)}` : ''),
+              color: h.toStatus === 'closed' ? 'gray' : h.toStatus === 'review' ? 'gold' : h.toStatus === 'noThreat' ? 'green' : 'red',
+              at: h.at,
+              userName: h.userName,
+              lines: detailLines(h.details, ['reason', 'notes', 'remark', 'briefedBy', 'guard', 'fileName']),
+            }))}
+          />
         </div>
       </Space>
       <Modal

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Button, Descriptions, Drawer, Empty, Form, Grid, Input, List, Modal, Popconfirm, Space, Tag, Timeline, Typography, Upload, message } from 'antd';
+import { Button, Descriptions, Drawer, Form, Grid, Input, List, Modal, Popconfirm, Space, Tag, Typography, Upload, message } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { RISK_AREA_ACTION_FROM, RISK_LEVEL_COLORS, type NetworkType, type RiskAreaAction } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { riskAreaApi, type RiskAreaDetail } from '../../api/riskAreas.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { formatLength } from '../../utils/format.ts';
@@ -127,22 +127,17 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
         </div>
         <div>
           <Typography.Title level={5}>{t('riskAreas.detail.history')}</Typography.Title>
-          {area.history.length ? (
-            <Timeline
-              data-testid="area-history"
-              items={area.history.map((h) => ({
-                color: h.toStatus === 'remediated' ? 'green' : h.toStatus === 'remediating' ? 'blue' : 'orange',
-                children: (
-                  <>
-                    <Typography.Text strong>{t(`riskAreas.events.${h.action}`)}</Typography.Text> <Typography.Text type="secondary">{dayjs(h.at).format('YYYY-MM-DD HH:mm')} {h.userName ?? ''}</Typography.Text>
-                    {['reason', 'notes', 'fileName'].map((k) => (typeof h.details?.[k] === 'string' ? <div key={k}>{String(h.details[k])}</div> : null))}
-                  </>
-                ),
-              }))}
-            />
-          ) : (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
-          )}
+          <HistoryTimeline
+            testId="area-history"
+            entries={area.history.map((h) => ({
+              id: h.id,
+              title: t(`riskAreas.events.${h.action}`),
+              color: h.toStatus === 'remediated' ? 'green' : h.toStatus === 'remediating' ? 'blue' : 'orange',
+              at: h.at,
+              userName: h.userName,
+              lines: detailLines(h.details, ['reason', 'notes', 'fileName']),
+            }))}
+          />
         </div>
       </Space>
       <Modal
