@@ -39,6 +39,7 @@ import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
 import { leakRoutes } from './modules/leaks/routes.ts';
 import { settlementRoutes } from './modules/settlement/routes.ts';
 import { constructionRoutes } from './modules/construction/routes.ts';
+import type { BBox } from '@console/contract';
 import { remeasureSites } from './modules/construction/measure.ts';
 import { riskAreaRoutes } from './modules/riskAreas/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
@@ -218,7 +219,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await remeasureAreas(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
         void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
       };
-      await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner, afterImport });
+      // A pipe edited by hand: the sites and areas near its old and new place are measured again.
+      const afterEdit = async (enterpriseId: number, boxes: BBox[]) => {
+        await remeasureSites(database.db, enterpriseId, boxes);
+        await remeasureAreas(database.db, enterpriseId, boxes);
+      };
+      await api.register(pipelineRoutes, { prefix: '/pipelines', limits, runner: importRunner, afterImport, afterEdit });
       await api.register(acquisitionRoutes, { prefix: '/acquisitions', limits, runner: importRunner });
       await api.register(leakRoutes, { prefix: '/leaks', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(settlementRoutes, { prefix: '/settlement', limits, runner: importRunner, analyses });

@@ -25,6 +25,7 @@ export const RISK_AREA_ACTION_FROM: Record<RiskAreaAction, readonly RiskAreaStat
 };
 /** Pipes this close (metres) to an area count as its pipes unless the area says otherwise. */
 export const DEFAULT_RISK_BUFFER_M = 50;
+export const MAX_RISK_BUFFER_M = 500;
 
 export const riskAreaBody = z
   .object({
@@ -33,7 +34,7 @@ export const riskAreaBody = z
     level: z.enum(RISK_LEVELS),
     geometry: jsonText(areaGeometry).optional(),
     point: jsonText(position).optional(),
-    bufferM: z.coerce.number().min(0).max(500).default(DEFAULT_RISK_BUFFER_M),
+    bufferM: z.coerce.number().min(0).max(MAX_RISK_BUFFER_M).default(DEFAULT_RISK_BUFFER_M),
     projectId: optionalNumber(z.number().int().positive()),
     cause: optionalText(500),
     /** Waterlogging: the rain that floods it (mm within hours). */

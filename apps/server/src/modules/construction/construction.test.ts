@@ -185,6 +185,16 @@ describe('construction sites measured against the pipes', () => {
     const remeasured = (await api({ method: 'GET', url: '/api/construction/sites?keyword=IMP-1' })).json().result.list[0];
     expect(Math.abs(remeasured.nearestM - 3)).toBeLessThan(0.05);
     expect(remeasured).toMatchObject({ insideGasProtection: true, criticality: 'high' });
+
+    // The main moved 10 m further by hand: the site is measured again at once.
+    const gasPipe = (await api({ method: 'GET', url: '/api/pipelines?keyword=IMP-GAS-1' })).json().result.list[0];
+    const x2 = east(lon, 33);
+    const moved = await api({ method: 'PUT', url: `/api/pipelines/${gasPipe.id}`, payload: { pipeId: 'IMP-GAS-1', networkType: 'gas', pressureClass: 'high', geometry: { type: 'LineString', coordinates: [[x2, north(lat, -50)], [x2, north(lat, 50)]] } } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const after = (await api({ method: 'GET', url: '/api/construction/sites?keyword=IMP-1' })).json().result.list[0];
+    expect(Math.abs(after.nearestM - 13)).toBeLessThan(0.05);
+    // A metro site 10-15 m from a pipe is medium by the default matrix.
+    expect(after).toMatchObject({ insideGasProtection: false, criticality: 'medium' });
   });
 
   it('exports the filtered sites as GeoJSON, CSV and XLSX; admins change the matrix and every site is judged again', async () => {

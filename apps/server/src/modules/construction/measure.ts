@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import {
   GAS_RANGES_M,
   SITE_SEARCH_M,
+  type BBox,
   type BuildType,
   type Criticality,
   type CriticalitySettings,
@@ -11,7 +12,8 @@ import {
   type SiteMeasure,
 } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { constructionSites, type StoredGeometry } from '../../db/schema.ts';
+import { bboxBox, constructionSites, type StoredGeometry } from '../../db/schema.ts';
+import { nearAny } from '../../geo/sql.ts';
 import type { Place } from '../../geo/proximity.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
 import { getCriticalitySettings } from './settings.ts';
@@ -98,10 +100,11 @@ export const figureColumns = (f: SiteFigures) => ({
 });
 
 /**
- * Measures every site of the enterprise again (after a pipe import or a change of the criticality
- * rules), a batch at a time: each batch is read, measured and written in one statement.
+ * Measures the sites of the enterprise again (all of them after a pipe import or a change of the
+ * criticality rules; those near `near` boxes after a pipe is edited), a batch at a time: each
+ * batch is read, measured and written in one statement.
  */
-export async function remeasureSites(db: Db, enterpriseId: number): Promise<number> {
+export async function remeasureSites(db: Db, enterpriseId: number, near?: BBox[]): Promise<number> {
   const settings = await getCriticalitySettings(db, enterpriseId);
   let after = 0;
   let count = 0;
@@ -109,7 +112,7 @@ export async function remeasureSites(db: Db, enterpriseId: number): Promise<numb
     const batch = await db
       .select({ id: constructionSites.id, geometry: constructionSites.geometry, buildType: constructionSites.buildType })
       .from(constructionSites)
-      .where(and(eq(constructionSites.enterpriseId, enterpriseId), gt(constructionSites.id, after)))
+      .where(and(eq(constructionSites.enterpriseId, enterpriseId), gt(constructionSites.id, after), nearAny(bboxBox(constructionSites), near, SITE_SEARCH_M)))
       .orderBy(asc(constructionSites.id))
       .limit(REMEASURE_BATCH);
     if (!batch.length) return count;

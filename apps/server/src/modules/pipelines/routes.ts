@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { bboxOf } from '../../geo/geometry.ts';
 import { z } from 'zod';
-import { pipeBody, pipeFilters, pipeIdParams, pipeImportStartBody, pipeListQuery } from '@console/contract';
+import { pipeBody, pipeFilters, pipeIdParams, pipeImportStartBody, pipeListQuery, type BBox, type LineGeometry } from '@console/contract';
 import { exportPipes } from './export.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
 import { ok } from '../../http/envelope.ts';
@@ -15,7 +16,7 @@ import * as service from './service.ts';
 
 const tags = ['pipelines'];
 
-export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number) => Promise<void> | void }> = async (app, { limits, runner, afterImport }) => {
+export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number) => Promise<void> | void; afterEdit?: (enterpriseId: number, boxes: BBox[]) => Promise<void> }> = async (app, { limits, runner, afterImport, afterEdit }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
   registerImportRoutes(app, {
@@ -71,20 +72,34 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
   api.post(
     '/',
     { config: { access: { auth: 'enterprise', permission: ['pipeline', 'add'] } }, schema: { tags, summary: 'Add a pipe', body: pipeBody } },
-    async (request) => ok(request, await service.createPipe(db, requireEnterprise(request).id, request.body)),
+    async (request) => {
+      const enterpriseId = requireEnterprise(request).id;
+      const pipe = await service.createPipe(db, enterpriseId, request.body);
+      await afterEdit?.(enterpriseId, [bboxOf(pipe!.geometry as LineGeometry)]);
+      return ok(request, pipe);
+    },
   );
 
   api.put(
     '/:id',
     { config: { access: { auth: 'enterprise', permission: ['pipeline', 'edit'] } }, schema: { tags, summary: 'Edit a pipe', params: pipeIdParams, body: pipeBody } },
-    async (request) => ok(request, await service.updatePipe(db, requireEnterprise(request).id, request.params.id, request.body)),
+    async (request) => {
+      const enterpriseId = requireEnterprise(request).id;
+      const before = await service.getPipe(db, enterpriseId, request.params.id);
+      const pipe = await service.updatePipe(db, enterpriseId, request.params.id, request.body);
+      await afterEdit?.(enterpriseId, [bboxOf(before.geometry as LineGeometry), bboxOf(pipe.geometry as LineGeometry)]);
+      return ok(request, pipe);
+    },
   );
 
   api.delete(
     '/:id',
     { config: { access: { auth: 'enterprise', permission: ['pipeline', 'delete'] } }, schema: { tags, summary: 'Delete a pipe', params: pipeIdParams } },
     async (request) => {
-      await service.deletePipe(db, requireEnterprise(request).id, request.params.id);
+      const enterpriseId = requireEnterprise(request).id;
+      const before = await service.getPipe(db, enterpriseId, request.params.id);
+      await service.deletePipe(db, enterpriseId, request.params.id);
+      await afterEdit?.(enterpriseId, [bboxOf(before.geometry as LineGeometry)]);
       return ok(request, null);
     },
   );

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   RISK_AREA_ACTION_FROM,
+  MAX_RISK_BUFFER_M,
   type AreaGeometry,
+  type BBox,
   type Language,
   type MeasuredPipe,
   type NetworkType,
@@ -12,7 +14,8 @@ import {
   type RiskAreaStatus,
 } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { pipes, riskAreaEvents, riskAreaFiles, riskAreas, users } from '../../db/schema.ts';
+import { bboxBox, pipes, riskAreaEvents, riskAreaFiles, riskAreas, users } from '../../db/schema.ts';
+import { nearAny } from '../../geo/sql.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { bboxColumns } from '../../geo/geometry.ts';
 import { grownBox, type Place } from '../../geo/proximity.ts';
@@ -57,14 +60,14 @@ export async function measureAreas(db: Db | Tx, enterpriseId: number, areas: { p
   return areas.map((a, i) => areaPipes(near[i], a.bufferM));
 }
 
-/** Measures every area of the enterprise again (after a pipe import), a batch at a time, one statement per batch. */
-export async function remeasureAreas(db: Db, enterpriseId: number) {
+/** Measures the areas of the enterprise again (all after a pipe import, those near `near` after a pipe edit), a batch at a time, one statement per batch. */
+export async function remeasureAreas(db: Db, enterpriseId: number, near?: BBox[]) {
   let after = 0;
   for (;;) {
     const batch = await db
       .select({ id: riskAreas.id, geometry: riskAreas.geometry, bufferM: riskAreas.bufferM })
       .from(riskAreas)
-      .where(and(eq(riskAreas.enterpriseId, enterpriseId), gt(riskAreas.id, after)))
+      .where(and(eq(riskAreas.enterpriseId, enterpriseId), gt(riskAreas.id, after), nearAny(bboxBox(riskAreas), near, MAX_RISK_BUFFER_M)))
       .orderBy(asc(riskAreas.id))
       .limit(REMEASURE_BATCH);
     if (!batch.length) return;
