@@ -122,7 +122,15 @@ export async function benchConstruction(say: (line: string) => void) {
           const off = Math.abs(pipe.distanceM - their.nearest);
           worst = Math.max(worst, off);
           if (off > 0.01) differences.push(`site ${site.id} ${network}: nearest ours ${pipe.distanceM.toFixed(3)} m, PostGIS ${their.nearest.toFixed(3)} m`);
-          if (ourCorridor !== their.corridor) differences.push(`site ${site.id} ${network}: within ${CORRIDOR_M} m ours ${ourCorridor}, PostGIS ${their.corridor}`);
+          if (ourCorridor !== their.corridor) {
+            // Which pipe is in one corridor and not the other, and how far each side puts it.
+            const { rows: edge } = await client.query(
+              `select p.id, ST_Distance(s.geog, p.geog) as d from bench_sites s join bench_pipes p on ST_DWithin(s.geog, p.geog, ${CORRIDOR_M + 1}) where s.id = $1 and p.network_type = $2 and abs(ST_Distance(s.geog, p.geog) - ${CORRIDOR_M}) < 0.01`,
+              [site.id, network],
+            );
+            const near = edge.map((e) => `pipe ${e.id} at ${Number(e.d).toFixed(4)} m by PostGIS, ${site.measure.corridor.find((c) => c.pipeRowId === Number(e.id))?.distanceM.toFixed(3) ?? '> 30'} m by ours`).join('; ');
+            differences.push(`site ${site.id} ${network}: within ${CORRIDOR_M} m ours ${ourCorridor}, PostGIS ${their.corridor}${near ? ` (${near})` : ''}`);
+          }
         }
       }
     }

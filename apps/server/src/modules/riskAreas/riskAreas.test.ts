@@ -4,6 +4,17 @@ import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 
 const demo = useDemoServer();
+
+/** A multipart body with a "kind" field before the file, as the console sends a site file. */
+function multipartKindFile(kind: string, content: Buffer) {
+  const boundary = '----consoleKind';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\n${kind}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
 type Api = ReturnType<typeof as>;
 
 const LAT = 31.45;
@@ -113,5 +124,65 @@ describe('risk-prone areas and their pipes', () => {
     expect(geojson.features[0].properties).toMatchObject({ kind: 'waterlogging', pipesInside: 1, waterPipes: 1, drainagePipes: 1 });
     const csv = (await api({ method: 'GET', url: '/api/risk-areas/areas/export?format=csv' })).body;
     expect(csv).toMatch(/^\ufeff?name,kind,level,status/);
+  });
+});
+
+describe('tenant isolation of the construction and risk-area routes', () => {
+  it("answers 404 for every route given another enterprise's site, area, file or dataset, and lists none of them", async () => {
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const site = (await gas({ method: 'POST', url: '/api/construction/sites', payload: { siteNo: 'ISO-1', name: '隔离', buildType: 'road', point: [121.9, 31.6], radiusM: 5 } })).json().result;
+    await gas({ method: 'POST', url: `/api/construction/sites/${site.id}/judge`, payload: { result: 'threat' } });
+    await gas({ method: 'POST', url: `/api/construction/sites/${site.id}/brief`, payload: { briefedBy: '甲' } });
+    await gas({ method: 'POST', url: `/api/construction/sites/${site.id}/guard`, payload: { guard: '乙' } });
+    const { logId } = (await gas({ method: 'POST', url: `/api/construction/sites/${site.id}/watch`, payload: { person: '乙', remark: '无异常' } })).json().result;
+    const siteFile = (await gas({ method: 'POST', url: `/api/construction/sites/${site.id}/files`, ...multipartKindFile('photo', png) })).json();
+    const area = (await gas({ method: 'POST', url: '/api/risk-areas/areas', payload: { name: '隔离区', kind: 'collapse', level: 'II', point: [121.9, 31.6] } })).json().result;
+    const areaFile = (await gas({ method: 'POST', url: `/api/risk-areas/areas/${area.id}/files`, ...multipartFile('file', 'p.png', png) })).json().result;
+    const [waterDataset] = (await water({ method: 'GET', url: '/api/settlement/datasets' })).json().result;
+
+    const siteBody = { name: 'x', buildType: 'road', point: [121.9, 31.6], radiusM: 5 };
+    const attempts: [string, string, Record<string, unknown>?][] = [
+      ['GET', `/api/construction/sites/${site.id}`],
+      ['PUT', `/api/construction/sites/${site.id}`, siteBody],
+      ['DELETE', `/api/construction/sites/${site.id}`],
+      ['POST', `/api/construction/sites/${site.id}/judge`, { result: 'noThreat' }],
+      ['POST', `/api/construction/sites/${site.id}/brief`, { briefedBy: 'x' }],
+      ['POST', `/api/construction/sites/${site.id}/guard`, { guard: 'x' }],
+      ['POST', `/api/construction/sites/${site.id}/watch`, { person: 'x', remark: 'x' }],
+      ['POST', `/api/construction/sites/${site.id}/close`, {}],
+      ['POST', `/api/construction/sites/${site.id}/reopen`, { reason: 'x' }],
+      ['GET', `/api/risk-areas/areas/${area.id}`],
+      ['PUT', `/api/risk-areas/areas/${area.id}`, { name: 'x', kind: 'void', level: 'I', point: [121.9, 31.6] }],
+      ['DELETE', `/api/risk-areas/areas/${area.id}`],
+      ['POST', `/api/risk-areas/areas/${area.id}/start`, {}],
+      ['POST', `/api/risk-areas/areas/${area.id}/finish`, {}],
+      ['POST', `/api/risk-areas/areas/${area.id}/reopen`, { reason: 'x' }],
+      ['GET', `/api/risk-areas/files/${areaFile.id}`],
+      ['DELETE', `/api/risk-areas/files/${areaFile.id}`],
+    ];
+    for (const [method, url, payload] of attempts) {
+      const response = await water({ method: method as 'GET', url, payload });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect((await water({ method: 'POST', url: `/api/construction/sites/${site.id}/files`, ...multipartKindFile('plan', png) })).statusCode).toBe(404);
+    for (const url of [`/api/construction/sites/${site.id}/watch/${logId}/photos`, `/api/risk-areas/areas/${area.id}/files`]) {
+      expect((await water({ method: 'POST', url, ...multipartFile('file', 'p.png', png) })).statusCode, url).toBe(404);
+    }
+    const gasFiles = (await gas({ method: 'GET', url: `/api/construction/sites/${site.id}` })).json().result.files;
+    for (const file of gasFiles) {
+      expect((await water({ method: 'GET', url: `/api/construction/files/${file.id}` })).statusCode).toBe(404);
+      expect((await water({ method: 'DELETE', url: `/api/construction/files/${file.id}` })).statusCode).toBe(404);
+    }
+    expect(siteFile.success).toBe(true);
+    // A settlement result of the water utility cannot become the gas utility's zone.
+    expect((await gas({ method: 'POST', url: '/api/risk-areas/areas/from-settlement', payload: { datasetId: waterDataset.id, pipeRowId: 1 } })).statusCode).toBe(404);
+    for (const url of ['/api/construction/sites?keyword=ISO-1', '/api/risk-areas/areas?keyword=隔离区']) expect((await water({ method: 'GET', url })).json().result.total, url).toBe(0);
+    const exported = JSON.parse((await water({ method: 'GET', url: '/api/construction/sites/export?format=geojson' })).body);
+    expect(exported.features.map((f: { id: string }) => f.id)).not.toContain('ISO-1');
+    // Nothing of the gas utility's was changed by the attempts.
+    expect((await gas({ method: 'GET', url: `/api/construction/sites/${site.id}` })).json().result.status).toBe('guarded');
+    expect((await gas({ method: 'GET', url: `/api/risk-areas/areas/${area.id}` })).json().result.status).toBe('identified');
   });
 });

@@ -7,6 +7,7 @@ import { BUILD_TYPES, CASE_STATUSES, CRITICALITIES, NETWORK_TYPES, type BBox } f
 import { constructionApi, type Site, type SiteDetail } from '../../api/construction.ts';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
+import { projectApi } from '../../api/projects.ts';
 import { Authorized, usePermission } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { MapView } from '../../components/MapView.tsx';
@@ -22,6 +23,7 @@ import { CLOSED_COLOR, CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance, meas
 await loadNamespace('construction', { 'zh-CN': () => import('../../locales/construction/zh-CN.ts'), 'en-US': () => import('../../locales/construction/en-US.ts') });
 
 interface Filters {
+  projectId?: number;
   keyword?: string;
   status?: string;
   criticality?: string;
@@ -46,6 +48,7 @@ export default function ConstructionPage() {
   const [matrixOpen, setMatrixOpen] = useState(false);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
   const params = { ...filters, pageSize: 1000 };
   const sites = useQuery({ queryKey: ['construction', enterpriseID, 'sites', params], queryFn: () => constructionApi.sites(params), placeholderData: keepPreviousData });
   const summary = useQuery({ queryKey: ['construction', enterpriseID, 'summary'], queryFn: () => constructionApi.summary() });
@@ -94,6 +97,7 @@ export default function ConstructionPage() {
         <Select allowClear style={{ width: 120 }} value={filters.criticality} onChange={(v) => set({ criticality: v })} placeholder={t('construction.filters.criticality')} options={CRITICALITIES.map((v) => ({ value: v, label: t(`construction.criticality.${v}`) }))} />
         <Select allowClear style={{ width: 150 }} value={filters.buildType} onChange={(v) => set({ buildType: v })} placeholder={t('construction.filters.buildType')} options={BUILD_TYPES.map((v) => ({ value: v, label: t(`construction.buildType.${v}`) }))} />
         <Select allowClear style={{ width: 160 }} value={filters.networkType} onChange={(v) => set({ networkType: v })} placeholder={t('construction.filters.network')} options={NETWORK_TYPES.map((v) => ({ value: v, label: t(`network.${v}`) }))} />
+        <Select allowClear style={{ width: 200 }} value={filters.projectId} onChange={(v) => set({ projectId: v })} placeholder={t('leak.project')} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="construction-project" />
         <Space size={4}>
           <Switch size="small" checked={filters.insideGasProtection ?? false} onChange={(v) => set({ insideGasProtection: v || undefined })} data-testid="construction-gas-only" />
           {t('construction.filters.gasOnly')}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { NETWORK_TYPES, RISK_AREA_KINDS, RISK_AREA_STATUSES, RISK_LEVEL_COLORS, RISK_LEVELS, type BBox } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
+import { projectApi } from '../../api/projects.ts';
 import { riskAreaApi, type RiskArea, type RiskAreaDetail } from '../../api/riskAreas.ts';
 import { Authorized } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
@@ -22,6 +23,7 @@ import { REMEDIATED_COLOR, areaColor, areaFeatures, areaPipeLines } from './area
 await loadNamespace('riskAreas', { 'zh-CN': () => import('../../locales/riskAreas/zh-CN.ts'), 'en-US': () => import('../../locales/riskAreas/en-US.ts') });
 
 interface Filters {
+  projectId?: number;
   keyword?: string;
   kind?: string;
   level?: string;
@@ -43,6 +45,7 @@ export default function RiskAreasPage() {
   const [importing, setImporting] = useState(false);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
   const params = { ...filters, pageSize: 1000 };
   const areas = useQuery({ queryKey: ['riskAreas', enterpriseID, 'areas', params], queryFn: () => riskAreaApi.areas(params), placeholderData: keepPreviousData });
   const summary = useQuery({ queryKey: ['riskAreas', enterpriseID, 'summary'], queryFn: riskAreaApi.summary });
@@ -90,6 +93,7 @@ export default function RiskAreasPage() {
         <Select allowClear style={{ width: 110 }} value={filters.level} onChange={(v) => set({ level: v })} placeholder={t('riskAreas.filters.level')} options={RISK_LEVELS.map((v) => ({ value: v, label: v }))} />
         <Select allowClear style={{ width: 140 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('riskAreas.filters.status')} options={RISK_AREA_STATUSES.map((v) => ({ value: v, label: t(`riskAreas.status.${v}`) }))} />
         <Select allowClear style={{ width: 150 }} value={filters.networkType} onChange={(v) => set({ networkType: v })} placeholder={t('riskAreas.filters.network')} options={NETWORK_TYPES.map((v) => ({ value: v, label: t(`network.${v}`) }))} />
+        <Select allowClear style={{ width: 200 }} value={filters.projectId} onChange={(v) => set({ projectId: v })} placeholder={t('leak.project')} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="riskAreas-project" />
         <Authorized action="add">
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="risk-areas-add">{t('riskAreas.add')}</Button>
         </Authorized>
