@@ -12,7 +12,7 @@ test.describe('layouts', () => {
     await expect(page.getByTestId('header-realname')).toHaveText('王建国');
     for (const path of FOOTER_HIDDEN) {
       await page.goto(path);
-      await expect(page.getByTestId('page-shell').or(page.getByTestId('project-list')).or(page.getByTestId('enterprise-map')).or(page.getByTestId('leak-page')).or(page.getByTestId('settlement-page'))).toBeVisible();
+      await expect(page.getByTestId('page-shell').or(page.getByTestId('project-list')).or(page.getByTestId('enterprise-map')).or(page.getByTestId('leak-page')).or(page.getByTestId('settlement-page')).or(page.getByTestId('construction-page')).or(page.getByTestId('risk-areas-page'))).toBeVisible();
       await expect(page.getByTestId('global-footer'), path).toHaveCount(0);
     }
     for (const path of FOOTER_SHOWN) {

@@ -13,15 +13,18 @@ export const siteColor = (site: Pick<Site, 'status' | 'criticality'>) => (site.s
 /** A distance as people read it on site: centimetres close in, metres further out. */
 export const formatDistance = (m: number | null | undefined) => (m === null || m === undefined ? '-' : m < 10 ? `${m.toFixed(2)} m` : `${m.toFixed(1)} m`);
 
-/** The sites as map areas in their level's colour, the selected one edged. */
+/**
+ * The sites as map areas in their level's colour, the selected one edged, each with a dot at its
+ * centre: a site of a few metres still shows (and takes a click) when the whole city is in view.
+ */
 export function siteFeatures(sites: Site[], t: TFunction, selectedId?: number): MapOverlayFeature[] {
-  return sites.map((s) => ({
-    id: s.id,
-    geometry: s.geometry,
-    color: siteColor(s),
-    selected: s.id === selectedId,
-    label: `${s.siteNo} ${s.name} · ${t(`construction.criticality.${s.criticality}`)} · ${formatDistance(s.nearestM)}`,
-  }));
+  return sites.flatMap((s) => {
+    const feature = { id: s.id, color: siteColor(s), selected: s.id === selectedId, label: `${s.siteNo} ${s.name} · ${t(`construction.criticality.${s.criticality}`)} · ${formatDistance(s.nearestM)}` };
+    return [
+      { ...feature, geometry: s.geometry },
+      { ...feature, geometry: { type: 'Point' as const, coordinates: [s.centerLon, s.centerLat] } },
+    ];
+  });
 }
 
 /**
