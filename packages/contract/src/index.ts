@@ -14,3 +14,4 @@ export * from './preferences.ts';
 export * from './settlement.ts';
 export * from './construction.ts';
 export * from './riskAreas.ts';
+export * from './weather.ts';
