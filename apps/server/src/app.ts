@@ -42,6 +42,7 @@ import { constructionRoutes } from './modules/construction/routes.ts';
 import type { BBox } from '@console/contract';
 import { remeasureSites } from './modules/construction/measure.ts';
 import { riskAreaRoutes } from './modules/riskAreas/routes.ts';
+import { weatherRoutes } from './modules/weather/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
@@ -230,6 +231,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(settlementRoutes, { prefix: '/settlement', limits, runner: importRunner, analyses });
       await api.register(constructionRoutes, { prefix: '/construction', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(riskAreaRoutes, { prefix: '/risk-areas', limits, runner: importRunner, photoLimit: config.photoLimit });
+      await api.register(weatherRoutes, { prefix: '/weather' });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({

@@ -12,3 +12,4 @@ export * from './schema/basemap.ts';
 export * from './schema/settlement.ts';
 export * from './schema/construction.ts';
 export * from './schema/riskAreas.ts';
+export * from './schema/weather.ts';
