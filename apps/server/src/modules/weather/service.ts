@@ -105,10 +105,41 @@ async function rederive(tx: Tx, enterpriseId: number, place: typeof weatherPlace
   return derived.length;
 }
 
+/** A place to keep weather for: known by its code within the enterprise. */
+export interface PlaceInput {
+  code: string;
+  name?: string;
+  projectId?: number;
+  lon: number;
+  lat: number;
+}
+
 /**
- * Keeps a file's hours for a place (a new one, or the one known by `code`), all or nothing, and
- * derives the place's warnings again. Answers the place, the hours written and the warnings.
+ * Keeps hours of one kind for a place (made, or found by its code), in one transaction, and
+ * derives the place's warnings of that kind again. Answers the place, the hours and the warnings.
  */
+export async function keepHours(db: Db, enterpriseId: number, input: PlaceInput, kind: 'observed' | 'forecast', hours: WeatherHour[]) {
+  return db.transaction(async (tx) => {
+    const [place] = await tx
+      .insert(weatherPlaces)
+      .values({ enterpriseId, code: input.code, name: input.name ?? input.code, lon: input.lon, lat: input.lat, projectId: input.projectId ?? null })
+      // A place already known by its code keeps its name and project unless new ones are given.
+      .onConflictDoUpdate({ target: [weatherPlaces.enterpriseId, weatherPlaces.code], set: { code: sql`excluded.code`, ...(input.name ? { name: input.name } : {}), ...(input.projectId !== undefined ? { projectId: input.projectId } : {}) } })
+      .returning();
+    for (let i = 0; i < hours.length; i += HOURS_PER_WRITE) {
+      await tx
+        .insert(weatherHours)
+        .values(hours.slice(i, i + HOURS_PER_WRITE).map((h) => ({ placeId: place.id, kind, time: new Date(h.time), precipitation: h.precipitation, temperature: h.temperature, windSpeed: h.windSpeed, windGust: h.windGust })))
+        .onConflictDoUpdate({
+          target: [weatherHours.placeId, weatherHours.kind, weatherHours.time],
+          set: { precipitation: sql`excluded.precipitation`, temperature: sql`excluded.temperature`, windSpeed: sql`excluded.wind_speed`, windGust: sql`excluded.wind_gust` },
+        });
+    }
+    return { placeId: place.id, hours: hours.length, warnings: await rederive(tx, enterpriseId, place, kind) };
+  });
+}
+
+/** A file's hours for a place, all or nothing (the problems by row when any). */
 export async function importWeather(
   db: Db,
   enterpriseId: number,
@@ -120,24 +151,7 @@ export async function importWeather(
   const lon = input.lon ?? read.place?.lon, lat = input.lat ?? read.place?.lat;
   if (lon === undefined || lat === undefined) throw badRequest('weather.placeMissing');
   const code = input.code ?? `${lat.toFixed(3)},${lon.toFixed(3)}`;
-  return db.transaction(async (tx) => {
-    const [place] = await tx
-      .insert(weatherPlaces)
-      .values({ enterpriseId, code, name: input.name ?? code, lon, lat, projectId: input.projectId ?? null })
-      // A place already known by its code keeps its name and project unless the upload gives new ones.
-      .onConflictDoUpdate({ target: [weatherPlaces.enterpriseId, weatherPlaces.code], set: { code: sql`excluded.code`, ...(input.name ? { name: input.name } : {}), ...(input.projectId !== undefined ? { projectId: input.projectId } : {}) } })
-      .returning();
-    for (let i = 0; i < read.hours.length; i += HOURS_PER_WRITE) {
-      await tx
-        .insert(weatherHours)
-        .values(read.hours.slice(i, i + HOURS_PER_WRITE).map((h) => ({ placeId: place.id, kind: input.kind, time: new Date(h.time), precipitation: h.precipitation, temperature: h.temperature, windSpeed: h.windSpeed, windGust: h.windGust })))
-        .onConflictDoUpdate({
-          target: [weatherHours.placeId, weatherHours.kind, weatherHours.time],
-          set: { precipitation: sql`excluded.precipitation`, temperature: sql`excluded.temperature`, windSpeed: sql`excluded.wind_speed`, windGust: sql`excluded.wind_gust` },
-        });
-    }
-    return { placeId: place.id, hours: read.hours.length, warnings: await rederive(tx, enterpriseId, place, input.kind) };
-  });
+  return keepHours(db, enterpriseId, { code, name: input.name, projectId: input.projectId, lon, lat }, input.kind, read.hours);
 }
 
 export const listPlaces = (db: Db, enterpriseId: number) => db.select().from(weatherPlaces).where(eq(weatherPlaces.enterpriseId, enterpriseId)).orderBy(asc(weatherPlaces.name));

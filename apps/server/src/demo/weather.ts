@@ -1,0 +1,69 @@
+import type { WeatherHour } from '@console/contract';
+import type { Db } from '../db/client.ts';
+import { keepHours } from '../modules/weather/service.ts';
+import { seededRandom } from './random.ts';
+
+const HOUR_MS = 3_600_000;
+/** The demo's "now": the year of observations ends here and the forecast starts. */
+export const DEMO_WEATHER_NOW = Date.parse('2026-11-23T00:00:00Z');
+
+/**
+ * Hangzhou-like weather for the hours from `start`: a seasonal and daily temperature cycle, light
+ * rain on some days, light winds; deterministic for a seed.
+ */
+function ordinaryHours(start: number, count: number, seed: number): WeatherHour[] {
+  const random = seededRandom(seed);
+  let rainyDay = false;
+  return Array.from({ length: count }, (_, i) => {
+    const at = start + i * HOUR_MS;
+    const dayOfYear = (at - Date.UTC(2026, 0, 1)) / (24 * HOUR_MS);
+    const localHour = (new Date(at).getUTCHours() + 8) % 24;
+    if (localHour === 0) rainyDay = random.chance(0.3);
+    const seasonal = 17.5 - 12 * Math.cos((2 * Math.PI * (dayOfYear - 20)) / 365);
+    const daily = 4 * Math.sin((2 * Math.PI * (localHour - 9)) / 24);
+    return {
+      time: new Date(at).toISOString(),
+      precipitation: rainyDay && random.chance(0.35) ? Math.round(random.between(0.2, 4) * 10) / 10 : 0,
+      temperature: Math.round((seasonal + daily + random.between(-1, 1)) * 10) / 10,
+      windSpeed: Math.round(random.between(1, 5) * 10) / 10,
+      windGust: Math.round(random.between(4, 9) * 10) / 10,
+    };
+  });
+}
+
+/** Overwrites hours from `at` (UTC ISO) with the given values, one per hour. */
+function episode(hours: WeatherHour[], at: string, values: Partial<WeatherHour>[]) {
+  const first = hours.findIndex((h) => h.time === new Date(at).toISOString());
+  values.forEach((v, i) => Object.assign(hours[first + i], v));
+}
+
+/**
+ * A year of hourly observations at the demo city's station, with a plum-rain rainstorm that
+ * reaches orange (55 mm in 3 h after 50 mm in 6 h), a January cold wave (the daily minimum
+ * falling 12 °C to -2 °C) and an August typhoon gale (force 8); and a 7-day forecast with rain.
+ */
+export async function seedDemoWeather(db: Db, input: { enterpriseId: number; lon: number; lat: number }) {
+  const start = DEMO_WEATHER_NOW - 365 * 24 * HOUR_MS;
+  const observed = ordinaryHours(start, 365 * 24, 2026);
+  // Rainstorm, 2026-06-18 (local afternoon): yellow, then orange.
+  episode(observed, '2026-06-18T02:00:00Z', [{ precipitation: 8 }, { precipitation: 9 }, { precipitation: 10 }, { precipitation: 8 }, { precipitation: 9 }, { precipitation: 8 }, { precipitation: 20 }, { precipitation: 21 }, { precipitation: 14 }]);
+  // Cold wave: 2026-01-22 local day mild (minimum 10 °C), 2026-01-23 down to -2 °C.
+  const coldStart = observed.findIndex((h) => h.time === '2026-01-21T16:00:00.000Z');
+  for (let i = 0; i < 48; i++) {
+    const h = observed[coldStart + i];
+    const day = i < 24 ? 0 : 1;
+    const localHour = i % 24;
+    h.temperature = day === 0 ? 13 + 3 * Math.sin((2 * Math.PI * (localHour - 9)) / 24) : 1 + 3 * Math.sin((2 * Math.PI * (localHour - 9)) / 24);
+    h.temperature = Math.round(h.temperature * 10) / 10;
+  }
+  // Make the cold day's minimum exactly -2 and the mild day's 10.
+  observed[coldStart + 3].temperature = 10;
+  observed[coldStart + 24 + 3].temperature = -2;
+  // Typhoon gale, 2026-08-12.
+  episode(observed, '2026-08-12T04:00:00Z', [{ windSpeed: 12.5, windGust: 19 }, { windSpeed: 15.1, windGust: 23 }, { windSpeed: 18.3, windGust: 27 }, { windSpeed: 17.6, windGust: 26 }, { windSpeed: 13.2, windGust: 20 }]);
+  const place = { code: 'BJ-58457', name: '滨江气象站', lon: input.lon, lat: input.lat };
+  await keepHours(db, input.enterpriseId, place, 'observed', observed);
+  const forecast = ordinaryHours(DEMO_WEATHER_NOW, 7 * 24, 7);
+  episode(forecast, '2026-11-25T06:00:00Z', [{ precipitation: 6 }, { precipitation: 9 }, { precipitation: 12 }, { precipitation: 10 }, { precipitation: 8 }, { precipitation: 7 }]);
+  await keepHours(db, input.enterpriseId, place, 'forecast', forecast);
+}
