@@ -43,8 +43,10 @@ export const weatherHours = pgTable(
 
 /** What a warning touches: the pipes and risk-prone areas inside its area that the weather puts at risk. */
 export interface WarningTouches {
-  pipes: { networkType: string; count: number; lengthM: number; why: string }[];
-  riskAreas: { id: number; name: string; kind: string; why: string }[];
+  /** why: drainage under heavy rain, or water pipes laid shallow under a cold wave. */
+  pipes: { networkType: string; count: number; lengthM: number; why: 'drainageUnderRain' | 'shallowWater' }[];
+  /** why: a waterlogging point's rain trigger met (the rain and the trigger), or ground rain washes out. */
+  riskAreas: { id: number; name: string; kind: string; why: 'triggerMet' | 'washOut'; rainMm?: number; hours?: number; triggerMm?: number }[];
   sites: { id: number; siteNo: string; name: string }[];
 }
 

@@ -55,7 +55,7 @@ async function warningTouches(db: Db | Tx, enterpriseId: number, warning: Derive
   const touches: WarningTouches = { pipes: [], riskAreas: [], sites: [] };
   const box = bboxOf(area);
   const inArea = (lon: number, lat: number) => pointInArea([lon, lat], area);
-  const pipesWhere = async (condition: ReturnType<typeof sql>, why: string) => {
+  const pipesWhere = async (condition: ReturnType<typeof sql>, why: WarningTouches['pipes'][number]['why']) => {
     const rows = await queryRows<{ network_type: string; count: number; length_m: number }>(
       db as Db,
       sql`select ${pipes.networkType} as network_type, count(*)::int as count, coalesce(sum(${pipes.lengthM}), 0)::float8 as length_m from ${pipes}
@@ -73,12 +73,12 @@ async function warningTouches(db: Db | Tx, enterpriseId: number, warning: Derive
       if (a.kind === 'waterlogging') {
         if (a.triggerRainMm === null || a.triggerHours === null) continue;
         const rain = wettest(hours, Date.parse(warning.start), Date.parse(warning.end), a.triggerHours);
-        if (rain >= a.triggerRainMm) touches.riskAreas.push({ id: a.id, name: a.name, kind: a.kind, why: `${rain} mm in ${a.triggerHours} h >= trigger ${a.triggerRainMm} mm` });
-      } else if (a.kind !== 'geoHazard') touches.riskAreas.push({ id: a.id, name: a.name, kind: a.kind, why: 'heavy rain washes out the ground' });
+        if (rain >= a.triggerRainMm) touches.riskAreas.push({ id: a.id, name: a.name, kind: a.kind, why: 'triggerMet', rainMm: rain, hours: a.triggerHours, triggerMm: a.triggerRainMm });
+      } else if (a.kind !== 'geoHazard') touches.riskAreas.push({ id: a.id, name: a.name, kind: a.kind, why: 'washOut' });
     }
-    await pipesWhere(sql`${pipes.networkType} = 'drainage'`, 'drainage under heavy rain');
+    await pipesWhere(sql`${pipes.networkType} = 'drainage'`, 'drainageUnderRain');
   }
-  if (warning.type === 'coldWave') await pipesWhere(sql`${pipes.networkType} = 'water' and ${pipes.depthM} < ${SHALLOW_M}`, `water pipes shallower than ${SHALLOW_M} m`);
+  if (warning.type === 'coldWave') await pipesWhere(sql`${pipes.networkType} = 'water' and ${pipes.depthM} < ${SHALLOW_M}`, 'shallowWater');
   if (warning.type === 'gale' || warning.type === 'heat') {
     const sites = await db
       .select({ id: constructionSites.id, siteNo: constructionSites.siteNo, name: constructionSites.name, lon: constructionSites.centerLon, lat: constructionSites.centerLat })

@@ -57,7 +57,7 @@ describe('weather files, derived warnings and what they touch', () => {
     expect(cold.statusCode, cold.body).toBe(200);
     const [warning] = (await api({ method: 'GET', url: '/api/weather/warnings?from=2026-01-10T00:00:00Z&to=2026-01-12T00:00:00Z' })).json().result;
     expect(warning).toMatchObject({ type: 'coldWave', level: 'II', value: 13 });
-    expect(warning.touches.pipes).toEqual([expect.objectContaining({ networkType: 'water', why: 'water pipes shallower than 1 m' })]);
+    expect(warning.touches.pipes).toEqual([expect.objectContaining({ networkType: 'water', why: 'shallowWater' })]);
 
     const placesBefore = (await api({ method: 'GET', url: '/api/weather/places' })).json().result.length;
     const bad = JSON.parse(openMeteo(lon, lat, '2026-02-01T00:00:00Z', [{}, {}, {}]));

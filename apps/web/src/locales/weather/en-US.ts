@@ -1,0 +1,28 @@
+/** The weather screen's messages (keys under "weather."), loaded with the screen. */
+const messages = {
+  place: 'Station',
+  noPlace: 'No weather yet: upload an Open-Meteo file (JSON or CSV) of a station or project area.',
+  upload: 'Upload weather',
+  uploadTitle: 'Upload an Open-Meteo file',
+  kind: { observed: 'Observations', forecast: 'Forecast' },
+  code: 'Station id (optional)',
+  name: 'Station name (optional)',
+  uploaded: '{{hours}} hours kept, {{warnings}} warnings derived',
+  chooseFile: 'Choose file and upload',
+  charts: { rain: 'Rain (mm)', hourly: 'hourly', sum3: '3 h sum', sum6: '6 h sum', sum12: '12 h sum', temperature: 'Temperature (°C)', wind: 'Wind (m/s)', mean: 'mean', gust: 'gust', forecast: 'forecast' },
+  warnings: 'Warnings',
+  noWarnings: 'No warnings in this period',
+  active: 'Active',
+  type: { rainstorm: 'Rainstorm', coldWave: 'Cold wave', gale: 'Gale', heat: 'Heat' },
+  levelName: { I: 'Red (I)', II: 'Orange (II)', III: 'Yellow (III)', IV: 'Blue (IV)' },
+  basis: { observed: 'observed', forecast: 'forecast' },
+  raised: 'raised to {{level}} at {{at}}',
+  touches: 'Touches',
+  touchesNone: 'Nothing at risk inside its area',
+  pipes: '{{network}}: {{count}} pipes, {{length}} ({{why}})',
+  sites: 'Construction sites at work: {{list}}',
+  why: { drainageUnderRain: 'drainage under heavy rain', shallowWater: 'laid shallower than 1 m', triggerMet: '{{rain}} mm in {{hours}} h, trigger {{trigger}} mm', washOut: 'rain washes the ground out' },
+  history: 'Warnings by month',
+  period: 'Period',
+};
+export default messages;
