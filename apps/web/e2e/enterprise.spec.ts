@@ -152,33 +152,42 @@ test.describe('enterprise review', () => {
     expect(result.success).toBe(true);
   }
 
-  test('the platform administrator verifies one registered enterprise and rejects another with a reason', async ({ page }) => {
-    await registeredEnterprise('coolco', '13500000031', '滨江冷链管道有限公司', '91330108MA2C00001');
-    await registeredEnterprise('fakeco', '13500000032', '某某空壳公司', '91330108MA2C00002');
+  test('the platform administrator verifies one registered enterprise and rejects another with a reason', async ({ page }, testInfo) => {
+    // A retry registers new accounts and enterprises: the first attempt's are taken.
+    const r = testInfo.retry;
+    const coolco = `coolco${r}`;
+    const coolName = ['滨江冷链管道有限公司', '滨江冷链输配有限公司'][r] ?? `滨江冷链第${r}有限公司`;
+    const fakeName = ['某某空壳公司', '某某皮包公司'][r] ?? `某某第${r}公司`;
+    await registeredEnterprise(coolco, `1350000${r}031`, coolName, `91330108MA2C${r}0001`);
+    await registeredEnterprise(`fakeco${r}`, `1350000${r}032`, fakeName, `91330108MA2C${r}0002`);
     await signIn(page, 'platform');
     await expect(page).toHaveURL(/\/exception\/noEnterprise$/);
     await page.getByTestId('to-review').click();
     const table = page.getByTestId('review-table');
-    await expect(table).toContainText('滨江冷链管道有限公司');
+    await expect(table).toContainText(coolName);
     await expect(table).toContainText('coolco');
 
-    const cool = table.locator('tr', { hasText: '滨江冷链管道有限公司' });
+    const cool = table.locator('tr', { hasText: coolName });
     await cool.getByRole('button', { name: 'Verify' }).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    // Confirm once the pop-up has finished opening, so the click lands on its settled button.
+    const confirm = page.locator('.ant-popconfirm');
+    await expect(confirm).toBeVisible();
+    await expect(confirm.locator('xpath=ancestor-or-self::*[contains(@class, "ant-zoom-big")]')).toHaveCount(0);
+    await confirm.getByRole('button', { name: 'OK' }).click();
     await expect(page.locator('.ant-message')).toContainText('Decision saved');
-    await expect(table).not.toContainText('滨江冷链管道有限公司');
+    await expect(table).not.toContainText(coolName);
 
-    await table.locator('tr', { hasText: '某某空壳公司' }).getByRole('button', { name: 'Reject' }).click();
+    await table.locator('tr', { hasText: fakeName }).getByRole('button', { name: 'Reject' }).click();
     await page.getByTestId('reject-reason').fill('营业执照信息不符');
     await page.locator('.ant-modal').getByRole('button', { name: 'Reject' }).click();
-    await expect(table).not.toContainText('某某空壳公司');
+    await expect(table).not.toContainText(fakeName);
     await page.getByTestId('review-status').getByText('Rejected').click();
     await expect(table).toContainText('营业执照信息不符');
 
     // The verified one is usable at once by its registrant; others cannot open the review screen.
     await page.evaluate(() => localStorage.clear());
-    await signIn(page, 'coolco');
-    await expect(page.getByTestId('enterprise-header')).toHaveText(/滨江冷链管道有限公司/);
+    await signIn(page, coolco);
+    await expect(page.getByTestId('enterprise-header')).toHaveText(new RegExp(coolName));
     await page.goto('/system/enterpriseReview');
     await expect(page.getByText('Only a platform administrator reviews registered enterprises.')).toBeVisible();
   });
