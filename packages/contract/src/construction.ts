@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { id, optionalDate, optionalDateTime, optionalNumber, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, jsonText, position } from './geo.ts';
-import { importSrid } from './imports.ts';
+import { importSrid, fieldMapping } from './imports.ts';
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
 
 /** Third-party construction near the pipes (DOMAIN: construction risk). */
@@ -176,7 +176,7 @@ export interface SiteMeasure {
 export const SITE_IMPORT_FIELDS = ['siteNo', 'name', 'buildType', 'changeType', 'detectedAt', 'radiusM', 'address', 'district', 'constructionUnit', 'constructionPhone', 'plannedStart', 'plannedEnd'] as const;
 export type SiteImportField = (typeof SITE_IMPORT_FIELDS)[number];
 export const siteImportStartBody = z.object({
-  mapping: z.object(Object.fromEntries(SITE_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<SiteImportField, z.ZodOptional<z.ZodString>>),
+  mapping: fieldMapping(SITE_IMPORT_FIELDS),
   source: z.enum(SITE_SOURCES).default('satellite'),
   buildType: z.enum(BUILD_TYPES).default('other'),
   projectId: optionalNumber(z.number().int().positive()),

@@ -53,9 +53,13 @@ function range(from: number, to: number) {
 
 export const importSrid = z.coerce.number().int().refine((srid) => crsName(srid) !== null, { message: 'import.srid' });
 
+/** The mapping step's body: for each of our attributes, the file field that fills it (optional). */
+export const fieldMapping = <F extends string>(fields: readonly F[]) =>
+  z.object(Object.fromEntries(fields.map((f) => [f, z.string().max(200).optional()])) as Record<F, z.ZodOptional<z.ZodString>>);
+
 /** The mapping step: which file field fills which pipe attribute, and how to write. */
 export const pipeImportStartBody = z.object({
-  mapping: z.object(Object.fromEntries(PIPE_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<PipeImportField, z.ZodOptional<z.ZodString>>),
+  mapping: fieldMapping(PIPE_IMPORT_FIELDS),
   /** For rows whose network type is not mapped or empty. */
   networkType: z.enum(NETWORK_TYPES).optional(),
   mode: z.enum(IMPORT_MODES).default('append'),

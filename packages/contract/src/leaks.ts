@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { id, isoDateTime, optionalDate, optionalDateTime, optionalNumber, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, jsonText } from './geo.ts';
-import { importSrid } from './imports.ts';
+import { importSrid, fieldMapping } from './imports.ts';
 
 /** Satellites offered in forms; others may be named. */
 export const SATELLITES = ['SAOCOM-1A', 'SAOCOM-1B', 'ALOS-2', 'Sentinel-1A'] as const;
@@ -33,7 +33,7 @@ export type AcquisitionImportField = (typeof ACQUISITION_IMPORT_FIELDS)[number];
  * the values for attributes a file does not carry. A product id already listed is updated.
  */
 export const acquisitionImportStartBody = z.object({
-  mapping: z.object(Object.fromEntries(ACQUISITION_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<AcquisitionImportField, z.ZodOptional<z.ZodString>>),
+  mapping: fieldMapping(ACQUISITION_IMPORT_FIELDS),
   satellite: z.preprocess((v) => (v === '' || v === null ? undefined : v), requiredText(40).optional()),
   orbitDirection: z.enum(ORBIT_DIRECTIONS).optional(),
   mode: z.enum(ACQUISITION_MODES).optional(),
@@ -114,7 +114,7 @@ export const poiImportStartBody = z.object({
   projectId: id,
   acquisitionId: optionalNumber(z.number().int().positive()),
   name: requiredText(100),
-  mapping: z.object(Object.fromEntries(POI_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<PoiImportField, z.ZodOptional<z.ZodString>>),
+  mapping: fieldMapping(POI_IMPORT_FIELDS),
   defaultRadiusM: z.coerce.number().min(10).max(1000).default(DEFAULT_POI_RADIUS_M),
   srid: importSrid.optional(),
 });

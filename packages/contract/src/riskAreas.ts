@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalNumber, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, jsonText, position } from './geo.ts';
-import { importSrid } from './imports.ts';
+import { importSrid, fieldMapping } from './imports.ts';
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
 
 /** Where pipes fail next (DOMAIN: risk-prone areas). */
@@ -88,7 +88,7 @@ export interface RiskAreaPipes {
 export const RISK_AREA_IMPORT_FIELDS = ['name', 'kind', 'level', 'cause', 'triggerRainMm', 'triggerHours', 'voidAreaM2', 'burialDepthM', 'clearHeightM', 'responsibleUnit', 'responsiblePerson'] as const;
 export type RiskAreaImportField = (typeof RISK_AREA_IMPORT_FIELDS)[number];
 export const riskAreaImportStartBody = z.object({
-  mapping: z.object(Object.fromEntries(RISK_AREA_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<RiskAreaImportField, z.ZodOptional<z.ZodString>>),
+  mapping: fieldMapping(RISK_AREA_IMPORT_FIELDS),
   kind: z.enum(RISK_AREA_KINDS).default('waterlogging'),
   level: z.enum(RISK_LEVELS).default('III'),
   source: z.enum(RISK_AREA_SOURCES).default('survey'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { id, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, type LineGeometry } from './geo.ts';
-import { importSrid } from './imports.ts';
+import { importSrid, fieldMapping } from './imports.ts';
 import { ORBIT_DIRECTIONS } from './leaks.ts';
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
 import { EXACT_LIST_LIMIT } from './lists.ts';
@@ -32,7 +32,7 @@ export function dateOfField(name: string): string | null {
 }
 
 export const settlementImportStartBody = z.object({
-  mapping: z.object(Object.fromEntries(SETTLEMENT_IMPORT_FIELDS.map((f) => [f, z.string().max(200).optional()])) as Record<SettlementImportField, z.ZodOptional<z.ZodString>>),
+  mapping: fieldMapping(SETTLEMENT_IMPORT_FIELDS),
   name: requiredText(100),
   projectId: id.optional(),
   provider: optionalText(100),
