@@ -26,12 +26,17 @@ test.describe('projects', () => {
     await expect(page.getByTestId('leak-project')).toContainText('滨江区供水管网卫星漏损监测');
   });
 
-  test('an admin creates a project by its rectangle, finds it, edits it on its page and deletes it', async ({ page }) => {
+  test('an admin creates a project by its rectangle, finds it, edits it on its page and deletes it', async ({ page }, testInfo) => {
+    // A retry makes its own project: the first attempt's code may already be taken.
+    const code = `CH-2026-${testInfo.retry}`;
     await signIn(page, 'admin');
     await page.getByTestId('project-new').click();
     const modal = page.locator('.ant-modal');
-    await page.getByTestId('project-name').fill('长河街道供水漏损普查');
-    await page.getByTestId('project-code').fill('CH-2026');
+    // Work in the form only once the zoom-in has finished, so clicks land on settled buttons.
+    await expect(modal).toBeVisible();
+    await expect(modal).not.toHaveClass(/ant-zoom/);
+    await page.getByTestId('project-name').fill(`长河街道供水漏损普查${testInfo.retry || ''}`);
+    await page.getByTestId('project-code').fill(code);
     await page.getByTestId('project-city').fill('杭州市');
     await page.getByTestId('project-area-mode').getByText('Rectangle').click();
     await page.getByTestId('project-minLon').fill('120.15');
@@ -45,33 +50,39 @@ test.describe('projects', () => {
     await modal.getByRole('button', { name: 'Save' }).click();
     await expect(page.locator('.ant-message')).toContainText('Project saved');
     const list = page.getByTestId('project-list');
-    await expect(list).toContainText('CH-2026');
+    await expect(list).toContainText(code);
 
-    await page.getByTestId('project-search').fill('长河');
+    await page.getByTestId('project-search').fill(code);
     await page.getByTestId('project-search').press('Enter');
     await expect(list.locator('tbody tr.ant-table-row')).toHaveCount(1);
-    await page.getByTestId('project-open-CH-2026').click();
+    await page.getByTestId(`project-open-${code}`).click();
     await expect(page.getByTestId('project-pipe-length')).toContainText(/Water \d/);
     await page.getByTestId('project-edit').click();
+    await expect(modal).toBeVisible();
+    await expect(modal).not.toHaveClass(/ant-zoom/);
     await page.getByTestId('project-name').fill('长河街道供水漏损普查（二期）');
     await modal.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('project-info')).toContainText('长河街道供水漏损普查（二期）');
+    await expect(modal).toBeHidden();
 
     await page.getByTestId('back-to-projects').click();
-    await page.getByTestId('project-search').fill('长河');
+    await page.getByTestId('project-search').fill(code);
     await page.getByTestId('project-search').press('Enter');
     await list.getByText('Delete', { exact: true }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
     await expect(page.locator('.ant-message')).toContainText('Project deleted');
-    await expect(list).not.toContainText('CH-2026');
+    await expect(list).not.toContainText(code);
   });
 
-  test('an admin draws the project area on the map, corner by corner', async ({ page }) => {
+  test('an admin draws the project area on the map, corner by corner', async ({ page }, testInfo) => {
+    const code = `DRAW-2026-${testInfo.retry}`;
     await signIn(page, 'admin');
     await page.getByTestId('project-new').click();
     const modal = page.locator('.ant-modal');
-    await page.getByTestId('project-name').fill('江南大道北侧管网普查');
-    await page.getByTestId('project-code').fill('DRAW-2026');
+    await expect(modal).toBeVisible();
+    await expect(modal).not.toHaveClass(/ant-zoom/);
+    await page.getByTestId('project-name').fill(`江南大道北侧管网普查${testInfo.retry || ''}`);
+    await page.getByTestId('project-code').fill(code);
     await page.getByTestId('project-city').fill('杭州市');
     await modal.getByRole('button', { name: 'Save' }).click();
     await expect(modal).toContainText('Draw the area on the map');
@@ -94,7 +105,7 @@ test.describe('projects', () => {
     const token = await apiLogin('admin');
     const [water] = await enterpriseIds('admin');
     const projects = (await api<{ code: string; area: { type: string; coordinates: number[][][] }; pipeLengthM: Record<string, number> }[]>(token, 'GET', '/projects', undefined, water.id)).result;
-    const drawn = projects.find((p) => p.code === 'DRAW-2026')!;
+    const drawn = projects.find((p) => p.code === code)!;
     expect(drawn.area.type).toBe('Polygon');
     expect(drawn.area.coordinates[0]).toHaveLength(5); // four corners, closed
     expect(drawn.pipeLengthM.water).toBeGreaterThan(0); // drawn over the demo city
