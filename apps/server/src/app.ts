@@ -43,6 +43,7 @@ import type { BBox } from '@console/contract';
 import { remeasureSites } from './modules/construction/measure.ts';
 import { riskAreaRoutes } from './modules/riskAreas/routes.ts';
 import { weatherRoutes } from './modules/weather/routes.ts';
+import { WeatherSchedule } from './modules/weather/provider.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
@@ -97,7 +98,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Imports run in the background; closing the server stops them (they end as failed, writing nothing).
   const importRunner = new JobRunner(database.db, changes);
   app.decorate('imports', importRunner);
+  // Enterprises whose weather comes from a service are fetched on their schedule (one instance each time).
+  const weatherSchedule = new WeatherSchedule(database.db);
+  weatherSchedule.start();
   app.addHook('onClose', async () => {
+    await weatherSchedule.close();
     await importRunner.close();
     await changes.close();
   });

@@ -1,5 +1,5 @@
 /** Weather: the places an enterprise keeps weather for, their hours (observed and forecast) and the warnings. */
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AreaGeometry, WarningLevel } from '@console/contract';
 import { createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
@@ -50,7 +50,20 @@ export interface WarningTouches {
   sites: { id: number; siteNo: string; name: string }[];
 }
 
-/** A warning signal: derived from a place's hours by the CMA rules, or an official one (CAP). */
+/** One message of an official warning as it came (issue, update or cancellation). */
+export interface WarningUpdate {
+  identifier: string;
+  msgType: 'Alert' | 'Update' | 'Cancel';
+  sent: string;
+  level: WarningLevel | null;
+  expires: string;
+  headline: string | null;
+}
+
+/**
+ * A warning signal: derived from a place's hours by the CMA rules, or an official one (CAP). An
+ * official warning is its first issue, its updates and cancellation applied to it and listed.
+ */
 export const weatherWarnings = pgTable(
   'weather_warnings',
   {
@@ -62,8 +75,10 @@ export const weatherWarnings = pgTable(
     source: text('source', { enum: ['derived', 'official'] }).notNull(),
     /** Observed or forecast hours (derived warnings). */
     basis: text('basis', { enum: ['observed', 'forecast'] }),
-    type: text('type', { enum: ['rainstorm', 'coldWave', 'gale', 'heat'] }).notNull(),
-    level: text('level', { enum: ['I', 'II', 'III', 'IV'] }).$type<WarningLevel>().notNull(),
+    /** 'other': an official warning of a kind the console keeps but does not weigh (fog, thunder...). */
+    type: text('type', { enum: ['rainstorm', 'coldWave', 'gale', 'heat', 'other'] }).notNull(),
+    /** Null only for an official warning of another kind that gives no level. */
+    level: text('level', { enum: ['I', 'II', 'III', 'IV'] }).$type<WarningLevel>(),
     start: timestamp('start', { withTimezone: true }).notNull(),
     end: timestamp('end', { withTimezone: true }).notNull(),
     value: doublePrecision('value'),
@@ -72,7 +87,53 @@ export const weatherWarnings = pgTable(
     levels: jsonb('levels').$type<{ level: WarningLevel; at: string }[]>().notNull(),
     area: jsonb('area').$type<AreaGeometry>().notNull(),
     touches: jsonb('touches').$type<WarningTouches>().notNull(),
+    /** Official warnings: the first issue's CAP identity and words. */
+    identifier: text('identifier'),
+    sender: text('sender'),
+    senderName: text('sender_name'),
+    event: text('event'),
+    headline: text('headline'),
+    description: text('description'),
+    instruction: text('instruction'),
+    areaDesc: text('area_desc'),
+    /** The messages of an official warning, first issue first. */
+    updates: jsonb('updates').$type<WarningUpdate[]>().notNull().default([]),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('weather_warnings_enterprise_idx').on(t.enterpriseId, t.start)],
 );
+
+/** Every CAP message kept, by its sender and identifier, and the warning (first issue) it belongs to. */
+export const weatherWarningMessages = pgTable(
+  'weather_warning_messages',
+  {
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    sender: text('sender').notNull(),
+    identifier: text('identifier').notNull(),
+    warningId: integer('warning_id')
+      .notNull()
+      .references((): AnyPgColumn => weatherWarnings.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.enterpriseId, t.sender, t.identifier] })],
+);
+
+/**
+ * Where an enterprise's weather comes from: files (uploads, the default) or an Open-Meteo-compatible
+ * service fetched on a schedule. The lease lets one server instance fetch at a time.
+ */
+export const weatherSources = pgTable('weather_sources', {
+  enterpriseId: integer('enterprise_id')
+    .primaryKey()
+    .references(() => enterprises.id, { onDelete: 'cascade' }),
+  provider: text('provider', { enum: ['files', 'openMeteo'] }).notNull().default('files'),
+  url: text('url'),
+  everyMinutes: integer('every_minutes').notNull().default(60),
+  lastFetchAt: timestamp('last_fetch_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  leaseOwner: text('lease_owner'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readOpenMeteoCsv, readOpenMeteoJson } from './readers.ts';
+import { readIsdCsv, readOpenMeteoCsv, readOpenMeteoJson, readStationCsv } from './readers.ts';
+import { readCap } from './cap.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const reasons = (result: ReturnType<typeof readOpenMeteoJson>) => ('problems' in result ? result.problems.map((p) => [p.row, p.field, p.reason['en-US']]) : null);
+const reasons = (result: ReturnType<typeof readOpenMeteoJson> | ReturnType<typeof readCap>) => ('problems' in result ? result.problems.map((p) => [p.row, p.field, p.reason['en-US']]) : null);
 
 describe('Open-Meteo readers', () => {
   it('reads the JSON answer: local times to UTC by its offset, wind from km/h to m/s, the place', () => {
-    const result = readOpenMeteoJson(fixture('open-meteo-hangzhou.json'));
-    if ('problems' in result) throw new Error(JSON.stringify(result.problems));
+    const read = readOpenMeteoJson(fixture('open-meteo-hangzhou.json'));
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    const [result] = read.stations;
     expect(result.place).toEqual({ lon: 120.2, lat: 30.2 });
     expect(result.hours).toHaveLength(5);
     expect(result.hours[0]).toEqual({ time: '2026-06-30T16:00:00.000Z', precipitation: 0, temperature: 26.1, windSpeed: 3, windGust: 6 });
@@ -16,8 +18,9 @@ describe('Open-Meteo readers', () => {
   });
 
   it('reads the CSV download: the place line, units from the header, an empty value as none', () => {
-    const result = readOpenMeteoCsv(fixture('open-meteo-hangzhou.csv'));
-    if ('problems' in result) throw new Error(JSON.stringify(result.problems));
+    const read = readOpenMeteoCsv(fixture('open-meteo-hangzhou.csv'));
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    const [result] = read.stations;
     expect(result.place).toEqual({ lon: 120.2, lat: 30.2 });
     expect(result.hours.map((h) => [h.time, h.temperature, h.precipitation, h.windSpeed])).toEqual([
       ['2026-01-09T16:00:00.000Z', 6.2, 0, 3.1],
@@ -39,5 +42,77 @@ describe('Open-Meteo readers', () => {
     ]);
     const csv = fixture('open-meteo-hangzhou.csv').replace('5.8,0.2', '5.8,lots');
     expect(reasons(readOpenMeteoCsv(csv))).toEqual([[2, 'precipitation', '"lots" is not a number']]);
+  });
+});
+
+describe('NOAA ISD and station CSV readers', () => {
+  it('reads ISD reports into whole hours: scaled values, the report nearest the hour, one-hour rain only, missing and erroneous values as none', () => {
+    const read = readIsdCsv(fixture('isd-58457.csv'));
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    expect(read.stations).toHaveLength(1);
+    const [station] = read.stations;
+    expect(station).toMatchObject({ code: '58457099999', name: 'HANGZHOU, CH', place: { lon: 120.1666666, lat: 30.2333333 } });
+    expect(station.hours).toEqual([
+      // 00:00 SYNOP: the 6-hour total is not an hour's rain; AA2 holds the hour's 18.4 mm.
+      { time: '2026-06-18T00:00:00.000Z', precipitation: 18.4, temperature: 26.2, windSpeed: 3, windGust: 9 },
+      // 00:30 METAR goes to 01:00 (nearer), but the 01:00 SYNOP is nearer still for what it gives; its gust is missing, so the METAR's.
+      { time: '2026-06-18T01:00:00.000Z', precipitation: 31.2, temperature: 25.5, windSpeed: 5.2, windGust: 11 },
+      // 02:00: no temperature or rain (9s); the 02:50 METAR goes to 03:00 and its wind is flagged erroneous.
+      { time: '2026-06-18T02:00:00.000Z', precipitation: null, temperature: null, windSpeed: 0, windGust: null },
+      { time: '2026-06-18T03:00:00.000Z', precipitation: null, temperature: 25.1, windSpeed: null, windGust: null },
+    ]);
+  });
+
+  it('refuses an ISD file with a malformed field or time, by row and field', () => {
+    const text = fixture('isd-58457.csv').replace('"+0255,1"', '"25.5"').replace('2026-06-18T02:00:00', '2026-06-18 2h');
+    expect(reasons(readIsdCsv(text) as never)).toEqual([
+      [3, 'TMP', '"25.5" is not in the ISD field\'s format'],
+      [4, 'DATE', 'must be a date and time like 2026-01-31T08:30:00Z'],
+    ]);
+  });
+
+  it('reads a station CSV with Chinese headers: several stations, Beijing time unless a zone is given, empty values as none', () => {
+    const read = readStationCsv(fixture('station-hourly.csv'));
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    expect(read.stations.map((s) => [s.code, s.name, s.place, s.hours.length])).toEqual([
+      ['58457', '杭州站', { lon: 120.1667, lat: 30.2333 }, 2],
+      ['K1001', '滨江自动站', { lon: 120.21, lat: 30.208 }, 2],
+    ]);
+    expect(read.stations[0].hours[1]).toEqual({ time: '2026-06-18T01:00:00.000Z', precipitation: 31.2, temperature: 25.5, windSpeed: 5.2, windGust: null });
+    expect(read.stations[1].hours[1].time).toBe('2026-06-18T10:00:00.000Z');
+  });
+
+  it('refuses a station CSV by row and column: no station column, a bad number, a repeated hour, a place out of range', () => {
+    expect(reasons(readStationCsv('时间,气温\n2026-06-18 08:00,20\n') as never)).toEqual([[null, 'station', 'is required']]);
+    const text = fixture('station-hourly.csv').replace('31.2,25.5', '31.2,暖').replace('2026-06-18T10:00:00Z', '2026-06-18 08:00').replace('30.2080,2026-06-18 08:00', '95.2080,2026-06-18 08:00');
+    expect(reasons(readStationCsv(text) as never)).toEqual([
+      [2, '气温', '"暖" is not a number'],
+      [3, '纬度', 'must be between -90 and 90'],
+      [4, '观测时间', 'the station already has a row for 2026-06-18T00:00:00.000Z'],
+    ]);
+  });
+});
+
+describe('CAP 1.2 reader', () => {
+  it('reads a feed in the order sent: type and level from the event and colour or severity, times in UTC, the polygon as lon/lat; exercises skipped', () => {
+    const read = readCap(fixture('cap-rainstorm.xml'));
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    expect(read.skipped).toEqual([{ identifier: '33010041600000_20260618070000_TEST', status: 'Exercise' }]);
+    const [first, update] = read.messages;
+    expect(first).toMatchObject({ msgType: 'Alert', type: 'rainstorm', level: 'II', sent: '2026-06-17T22:00:00.000Z', start: '2026-06-17T22:00:00.000Z', end: '2026-06-18T10:00:00.000Z', senderName: '杭州市气象台', areaDesc: '滨江区' });
+    expect(first.instruction).toContain('检查排水管网');
+    expect(first.area).toEqual({ type: 'Polygon', coordinates: [[[120.1, 30.15], [120.3, 30.15], [120.3, 30.25], [120.1, 30.25], [120.1, 30.15]]] });
+    expect(update).toMatchObject({ msgType: 'Update', level: 'I', references: [{ sender: '杭州市气象台', identifier: '33010041600000_20260618060000' }] });
+    const cancel = readCap(fixture('cap-cancel.xml'));
+    expect('messages' in cancel && cancel.messages[0]).toMatchObject({ msgType: 'Cancel', area: null });
+  });
+
+  it('refuses a CAP file missing what CAP requires, or with a level it cannot tell, or a bad polygon', () => {
+    expect(reasons(readCap('<alert><identifier>x'))).toEqual([[null, 'file', expect.stringMatching(/^file: cannot be read as CAP XML/)]]);
+    expect(reasons(readCap('<rss/>'))).toEqual([[null, 'alert', 'is required']]);
+    const text = fixture('cap-rainstorm.xml');
+    expect(reasons(readCap(text.replace('<msgType>Alert</msgType>', '')))).toEqual([[2, 'msgType', 'is required']]);
+    expect(reasons(readCap(text.replace('<severity>Severe</severity>', '<severity>Unknown</severity>').replace('发布暴雨橙色预警信号', '发布暴雨预警信号')))).toEqual([[2, 'severity', 'the level cannot be told: give a signal colour in the event or headline, or a severity']]);
+    expect(reasons(readCap(text.replace('30.15,120.10 30.15,120.30', '30.15;120.10 30.15,120.30')))).toEqual([[1, 'area', 'a polygon or circle is not "lat,lon ..." / "lat,lon radius" in range']]);
   });
 });

@@ -9,10 +9,29 @@ import { requireEnterprise } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
 import * as service from './service.ts';
+import { importCap } from './official.ts';
+import { fetchNow, getSource, instanceName, saveSource } from './provider.ts';
+import type { ImportProblemRecord } from '../../db/schema.ts';
+import type { Language } from '@console/contract';
 
 const tags = ['weather'];
 const weather = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['weather', action] } });
 const isoDateTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'field.dateTime' });
+/** The source is the enterprise's setting: its admins set it. */
+const sourceAccess: { access: Access } = { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } };
+const sourceBody = z
+  .object({
+    provider: z.enum(['files', 'openMeteo']),
+    url: z.string().trim().max(500).url({ message: 'weather.urlRequired' }).refine((v) => /^https?:\/\//i.test(v), { message: 'weather.urlRequired' }).nullish(),
+    everyMinutes: z.number().int().min(15).max(1440).default(60),
+  })
+  .refine((v) => v.provider === 'files' || Boolean(v.url), { message: 'weather.urlRequired', path: ['url'] });
+
+/** A refused file: its first problem in the caller's language, all of them in the result. */
+function rejected(problems: ImportProblemRecord[], language: Language) {
+  const first = problems[0];
+  return new AppError(400, 'weather.rejected', { count: problems.length, first: [first.row !== null ? `row ${first.row}` : null, first.featureId, first.field ? `${first.field}:` : null, first.reason[language]].filter(Boolean).join(' ') }, { problems });
+}
 
 /** Weather: hours kept per place from files, and the warnings derived from them with what they touch. */
 export const weatherRoutes: FastifyPluginAsync = async (app) => {
@@ -25,7 +44,8 @@ export const weatherRoutes: FastifyPluginAsync = async (app) => {
       config: weather('import'),
       schema: {
         tags,
-        summary: "Keep a file's hours for a place (Open-Meteo JSON or CSV; multipart: file, kind, and the place's code, name, project or lon/lat when the file does not say), all or nothing; the place's warnings are derived again",
+        summary:
+          "Keep a file, all or nothing: hours (Open-Meteo JSON or CSV, NOAA ISD CSV, station CSV; multipart: file, kind, and for a one-place file its code, name, project or lon/lat when the file does not say), the places' warnings derived again; or official warnings (CAP 1.2 XML; project or lon/lat for warnings without a polygon or circle)",
         consumes: ['multipart/form-data'],
         body: z.object({
           file: uploadedFile,
@@ -40,11 +60,10 @@ export const weatherRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { file, ...place } = request.body;
-      const result = await service.importWeather(db, requireEnterprise(request).id, { ...place, fileName: file.filename, text: await readFile(file.path, 'utf8') });
-      if ('problems' in result) {
-        const first = result.problems[0];
-        throw new AppError(400, 'weather.rejected', { count: result.problems.length, first: [first.row !== null ? `row ${first.row}` : null, first.field, first.reason[request.language]].filter(Boolean).join(' ') }, { problems: result.problems });
-      }
+      const enterpriseId = requireEnterprise(request).id;
+      const text = await readFile(file.path, 'utf8');
+      const result = /\.xml$/i.test(file.filename) ? await importCap(db, enterpriseId, { ...place, text }) : await service.importWeather(db, enterpriseId, { ...place, fileName: file.filename, text });
+      if ('problems' in result) throw rejected(result.problems, request.language);
       return ok(request, result, 'weather.imported');
     },
   );
@@ -59,5 +78,16 @@ export const weatherRoutes: FastifyPluginAsync = async (app) => {
     { config: weather('query'), schema: { tags, summary: 'Warnings overlapping a period, newest first, with what each touches', querystring: z.object({ from: isoDateTime.optional(), to: isoDateTime.optional() }) } },
     async (request) => ok(request, await service.listWarnings(db, requireEnterprise(request).id, request.query)),
   );
+  api.get('/source', { config: weather('query'), schema: { tags, summary: "Where the enterprise's weather comes from: files, or an Open-Meteo-compatible service fetched on a schedule" } }, async (request) =>
+    ok(request, await getSource(db, requireEnterprise(request).id)),
+  );
+  api.put('/source', { config: sourceAccess, schema: { tags, summary: "Set the enterprise's weather source (admins)", body: sourceBody } }, async (request) =>
+    ok(request, await saveSource(db, requireEnterprise(request).id, request.body), 'weather.sourceSaved'),
+  );
+  api.post('/source/fetch', { config: sourceAccess, schema: { tags, summary: "Fetch every project area's weather from the service now (one fetch at a time)" } }, async (request) => {
+    const outcome = await fetchNow(db, requireEnterprise(request).id, instanceName());
+    if (outcome.error) throw new AppError(502, 'weather.fetchFailed', { error: outcome.error });
+    return ok(request, outcome, 'weather.fetched');
+  });
   api.get('/warnings/:id', { config: weather('get'), schema: { tags, summary: 'One warning', params: idParams } }, async (request) => ok(request, await service.getWarning(db, requireEnterprise(request).id, request.params.id)));
 };

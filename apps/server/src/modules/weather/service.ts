@@ -1,39 +1,47 @@
-import { and, asc, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
-import type { AreaGeometry, DerivedWarning, WeatherHour } from '@console/contract';
+import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { AreaGeometry, WeatherHour } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { bboxBox, constructionSites, pipes, projects, riskAreas, weatherHours, weatherPlaces, weatherWarnings, type ImportProblemRecord, type WarningTouches } from '../../db/schema.ts';
+import { projects, weatherHours, weatherPlaces, weatherWarnings, type ImportProblemRecord } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { bboxOf, circlePolygon, pointInArea } from '../../geo/geometry.ts';
-import { boxSql } from '../../geo/sql.ts';
-import { pipeInsideArea } from '../pipelines/queries.ts';
+import { circlePolygon } from '../../geo/geometry.ts';
 import { getProject } from '../projects/service.ts';
-import { readOpenMeteoCsv, readOpenMeteoJson, type ReadResult } from './readers.ts';
+import { problem } from '../imports/problems.ts';
+import { readIsdCsv, readOpenMeteoCsv, readOpenMeteoJson, readStationCsv, type ReadResult } from './readers.ts';
 import { deriveWarnings } from './signals.ts';
+import { warningTouches } from './touches.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** A place without a project area is warned for this far around it. */
 const PLACE_RADIUS_M = 10_000;
-/** Water pipes laid shallower than this freeze first under a cold wave. */
-const SHALLOW_M = 1.0;
 const HOURS_PER_WRITE = 1000;
 
-/** The reader for a file, told by its name. */
+/** The reader for an hours file, told by its name and, for CSV, by its first line. */
 export function readWeatherFile(fileName: string, text: string): ReadResult {
   if (/\.json$/i.test(fileName)) return readOpenMeteoJson(text);
-  if (/\.csv$/i.test(fileName)) return readOpenMeteoCsv(text);
+  if (/\.csv$/i.test(fileName)) {
+    const firstLine = text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0].replaceAll('"', '').trim();
+    const columns = firstLine.toUpperCase().split(',');
+    if (columns.includes('STATION') && columns.includes('DATE')) return readIsdCsv(text);
+    // Open-Meteo's download starts with the place's line, or (without it) time and units in brackets.
+    if (columns[0] === 'LATITUDE' || /^time,[a-z0-9_]+ \(/.test(firstLine)) return readOpenMeteoCsv(text);
+    return readStationCsv(text);
+  }
   throw badRequest('weather.format', { name: fileName });
 }
 
-/** The area a place's warnings cover: its project's area, or a circle around it. */
-async function placeArea(db: Db | Tx, enterpriseId: number, place: { projectId: number | null; lon: number; lat: number }): Promise<AreaGeometry> {
-  if (place.projectId !== null) {
-    const [project] = await db.select({ area: projects.area }).from(projects).where(and(eq(projects.id, place.projectId), eq(projects.enterpriseId, enterpriseId)));
-    if (project?.area) return project.area as AreaGeometry;
-  }
-  return circlePolygon([place.lon, place.lat], PLACE_RADIUS_M);
+/** A project's area within the enterprise, null when it has none. */
+export async function projectArea(db: Db | Tx, enterpriseId: number, projectId: number): Promise<AreaGeometry | null> {
+  const [project] = await db.select({ area: projects.area }).from(projects).where(and(eq(projects.id, projectId), eq(projects.enterpriseId, enterpriseId)));
+  return (project?.area as AreaGeometry | null | undefined) ?? null;
 }
 
-/** The most rain of any `hours`-long window within a warning's period (for a waterlogging point's trigger). */
+/** The area a place's warnings cover: its project's area, or a circle around it. */
+export async function placeArea(db: Db | Tx, enterpriseId: number, place: { projectId: number | null; lon: number; lat: number }): Promise<AreaGeometry> {
+  const area = place.projectId !== null ? await projectArea(db, enterpriseId, place.projectId) : null;
+  return area ?? circlePolygon([place.lon, place.lat], PLACE_RADIUS_M);
+}
+
+/** The most rain of any `window`-hour span within a warning's period (for a waterlogging point's trigger). */
 function wettest(hours: WeatherHour[], from: number, to: number, window: number) {
   const inPeriod = hours.filter((h) => Date.parse(h.time) >= from - window * 3_600_000 && Date.parse(h.time) <= to);
   let best = 0;
@@ -46,49 +54,6 @@ function wettest(hours: WeatherHour[], from: number, to: number, window: number)
   return Math.round(best * 10) / 10;
 }
 
-/**
- * What a warning touches inside its area: rain -> waterlogging points whose trigger the rain met,
- * and voids, collapses and subsidence zones (rain washes the ground out), with the drainage network's
- * length; cold wave -> water pipes laid shallower than 1 m; gale and heat -> construction sites at work.
- */
-async function warningTouches(db: Db | Tx, enterpriseId: number, warning: DerivedWarning, area: AreaGeometry, hours: WeatherHour[]): Promise<WarningTouches> {
-  const touches: WarningTouches = { pipes: [], riskAreas: [], sites: [] };
-  const box = bboxOf(area);
-  const inArea = (lon: number, lat: number) => pointInArea([lon, lat], area);
-  const pipesWhere = async (condition: ReturnType<typeof sql>, why: WarningTouches['pipes'][number]['why']) => {
-    const rows = await queryRows<{ network_type: string; count: number; length_m: number }>(
-      db as Db,
-      sql`select ${pipes.networkType} as network_type, count(*)::int as count, coalesce(sum(${pipes.lengthM}), 0)::float8 as length_m from ${pipes}
-          where ${pipes.enterpriseId} = ${enterpriseId} and ${pipeInsideArea(area)} and ${condition} group by ${pipes.networkType}`,
-    );
-    for (const r of rows) touches.pipes.push({ networkType: r.network_type, count: Number(r.count), lengthM: Math.round(Number(r.length_m)), why });
-  };
-  if (warning.type === 'rainstorm') {
-    const candidates = await db
-      .select()
-      .from(riskAreas)
-      .where(and(eq(riskAreas.enterpriseId, enterpriseId), ne(riskAreas.status, 'remediated'), sql`${bboxBox(riskAreas)} && ${boxSql(box)}`));
-    for (const a of candidates) {
-      if (!inArea((a.minx + a.maxx) / 2, (a.miny + a.maxy) / 2)) continue;
-      if (a.kind === 'waterlogging') {
-        if (a.triggerRainMm === null || a.triggerHours === null) continue;
-        const rain = wettest(hours, Date.parse(warning.start), Date.parse(warning.end), a.triggerHours);
-        if (rain >= a.triggerRainMm) touches.riskAreas.push({ id: a.id, name: a.name, kind: a.kind, why: 'triggerMet', rainMm: rain, hours: a.triggerHours, triggerMm: a.triggerRainMm });
-      } else if (a.kind !== 'geoHazard') touches.riskAreas.push({ id: a.id, name: a.name, kind: a.kind, why: 'washOut' });
-    }
-    await pipesWhere(sql`${pipes.networkType} = 'drainage'`, 'drainageUnderRain');
-  }
-  if (warning.type === 'coldWave') await pipesWhere(sql`${pipes.networkType} = 'water' and ${pipes.depthM} < ${SHALLOW_M}`, 'shallowWater');
-  if (warning.type === 'gale' || warning.type === 'heat') {
-    const sites = await db
-      .select({ id: constructionSites.id, siteNo: constructionSites.siteNo, name: constructionSites.name, lon: constructionSites.centerLon, lat: constructionSites.centerLat })
-      .from(constructionSites)
-      .where(and(eq(constructionSites.enterpriseId, enterpriseId), eq(constructionSites.buildState, 'inProgress'), ne(constructionSites.status, 'closed'), sql`${bboxBox(constructionSites)} && ${boxSql(box)}`));
-    touches.sites = sites.filter((s) => inArea(s.lon, s.lat)).map(({ id, siteNo, name }) => ({ id, siteNo, name }));
-  }
-  return touches;
-}
-
 /** Derives a place's warnings of one basis again from all its hours of that kind, with what each touches. */
 async function rederive(tx: Tx, enterpriseId: number, place: typeof weatherPlaces.$inferSelect, kind: 'observed' | 'forecast') {
   const rows = await tx.select().from(weatherHours).where(and(eq(weatherHours.placeId, place.id), eq(weatherHours.kind, kind))).orderBy(asc(weatherHours.time));
@@ -99,7 +64,7 @@ async function rederive(tx: Tx, enterpriseId: number, place: typeof weatherPlace
   for (const w of derived) {
     await tx.insert(weatherWarnings).values({
       enterpriseId, placeId: place.id, source: 'derived', basis: kind, type: w.type, level: w.level, start: new Date(w.start), end: new Date(w.end), value: w.value, rule: w.rule, levels: w.levels, area,
-      touches: await warningTouches(tx, enterpriseId, w, area, hours),
+      touches: await warningTouches(tx, enterpriseId, w.type, area, (window) => wettest(hours, Date.parse(w.start), Date.parse(w.end), window)),
     });
   }
   return derived.length;
@@ -115,46 +80,89 @@ export interface PlaceInput {
 }
 
 /**
- * Keeps hours of one kind for a place (made, or found by its code), in one transaction, and
- * derives the place's warnings of that kind again. Answers the place, the hours and the warnings.
+ * Keeps hours of one kind for a place (made, or found by its code) and derives the place's warnings
+ * of that kind again, inside the caller's transaction. Answers the place, the hours and the warnings.
  */
-export async function keepHours(db: Db, enterpriseId: number, input: PlaceInput, kind: 'observed' | 'forecast', hours: WeatherHour[]) {
-  return db.transaction(async (tx) => {
-    const [place] = await tx
-      .insert(weatherPlaces)
-      .values({ enterpriseId, code: input.code, name: input.name ?? input.code, lon: input.lon, lat: input.lat, projectId: input.projectId ?? null })
-      // A place already known by its code keeps its name and project unless new ones are given.
-      .onConflictDoUpdate({ target: [weatherPlaces.enterpriseId, weatherPlaces.code], set: { code: sql`excluded.code`, ...(input.name ? { name: input.name } : {}), ...(input.projectId !== undefined ? { projectId: input.projectId } : {}) } })
-      .returning();
-    for (let i = 0; i < hours.length; i += HOURS_PER_WRITE) {
-      await tx
-        .insert(weatherHours)
-        .values(hours.slice(i, i + HOURS_PER_WRITE).map((h) => ({ placeId: place.id, kind, time: new Date(h.time), precipitation: h.precipitation, temperature: h.temperature, windSpeed: h.windSpeed, windGust: h.windGust })))
-        .onConflictDoUpdate({
-          target: [weatherHours.placeId, weatherHours.kind, weatherHours.time],
-          set: { precipitation: sql`excluded.precipitation`, temperature: sql`excluded.temperature`, windSpeed: sql`excluded.wind_speed`, windGust: sql`excluded.wind_gust` },
-        });
-    }
-    return { placeId: place.id, hours: hours.length, warnings: await rederive(tx, enterpriseId, place, kind) };
-  });
+export async function keepHoursIn(tx: Tx, enterpriseId: number, input: PlaceInput, kind: 'observed' | 'forecast', hours: WeatherHour[]) {
+  const [place] = await tx
+    .insert(weatherPlaces)
+    .values({ enterpriseId, code: input.code, name: input.name ?? input.code, lon: input.lon, lat: input.lat, projectId: input.projectId ?? null })
+    // A place already known by its code keeps its name and project unless new ones are given.
+    .onConflictDoUpdate({ target: [weatherPlaces.enterpriseId, weatherPlaces.code], set: { code: sql`excluded.code`, ...(input.name ? { name: input.name } : {}), ...(input.projectId !== undefined ? { projectId: input.projectId } : {}) } })
+    .returning();
+  for (let i = 0; i < hours.length; i += HOURS_PER_WRITE) {
+    await tx
+      .insert(weatherHours)
+      .values(hours.slice(i, i + HOURS_PER_WRITE).map((h) => ({ placeId: place.id, kind, time: new Date(h.time), precipitation: h.precipitation, temperature: h.temperature, windSpeed: h.windSpeed, windGust: h.windGust })))
+      .onConflictDoUpdate({
+        target: [weatherHours.placeId, weatherHours.kind, weatherHours.time],
+        set: { precipitation: sql`excluded.precipitation`, temperature: sql`excluded.temperature`, windSpeed: sql`excluded.wind_speed`, windGust: sql`excluded.wind_gust` },
+      });
+  }
+  return { placeId: place.id, hours: hours.length, warnings: await rederive(tx, enterpriseId, place, kind) };
 }
 
-/** A file's hours for a place, all or nothing (the problems by row when any). */
+export const keepHours = (db: Db, enterpriseId: number, input: PlaceInput, kind: 'observed' | 'forecast', hours: WeatherHour[]) =>
+  db.transaction((tx) => keepHoursIn(tx, enterpriseId, input, kind, hours));
+
+/**
+ * A file's hours, all or nothing (the problems by row when any): each station it holds is a place
+ * known by its code. For a file of one place the form may give (or override) its code, name,
+ * project and lon/lat; a file of several stations must say where each is.
+ */
 export async function importWeather(
   db: Db,
   enterpriseId: number,
   input: { fileName: string; text: string; kind: 'observed' | 'forecast'; code?: string; name?: string; projectId?: number; lon?: number; lat?: number },
-): Promise<{ placeId: number; hours: number; warnings: number } | { problems: ImportProblemRecord[] }> {
+): Promise<{ places: number; placeId: number; hours: number; warnings: number } | { problems: ImportProblemRecord[] }> {
   if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
   const read = readWeatherFile(input.fileName, input.text);
   if ('problems' in read) return read;
-  const lon = input.lon ?? read.place?.lon, lat = input.lat ?? read.place?.lat;
-  if (lon === undefined || lat === undefined) throw badRequest('weather.placeMissing');
-  const code = input.code ?? `${lat.toFixed(3)},${lon.toFixed(3)}`;
-  return keepHours(db, enterpriseId, { code, name: input.name, projectId: input.projectId, lon, lat }, input.kind, read.hours);
+  const single = read.stations.length === 1;
+  const places: PlaceInput[] = [];
+  const problems: ImportProblemRecord[] = [];
+  for (const station of read.stations) {
+    const lon = (single ? input.lon : undefined) ?? station.place?.lon, lat = (single ? input.lat : undefined) ?? station.place?.lat;
+    if (lon === undefined || lat === undefined) {
+      if (single) throw badRequest('weather.placeMissing');
+      problems.push(problem(null, station.code ?? null, 'lon/lat', 'weather.stationPlaceMissing', { code: station.code ?? '' }));
+      continue;
+    }
+    const code = (single ? input.code : undefined) ?? station.code ?? `${lat.toFixed(3)},${lon.toFixed(3)}`;
+    places.push({ code, name: (single ? input.name : undefined) ?? station.name, projectId: single ? input.projectId : undefined, lon, lat });
+  }
+  if (problems.length) return { problems };
+  return db.transaction(async (tx) => {
+    const total = { places: places.length, placeId: 0, hours: 0, warnings: 0 };
+    for (const [i, place] of places.entries()) {
+      const kept = await keepHoursIn(tx, enterpriseId, place, input.kind, read.stations[i].hours);
+      total.placeId ||= kept.placeId;
+      total.hours += kept.hours;
+      total.warnings += kept.warnings;
+    }
+    return total;
+  });
 }
 
-export const listPlaces = (db: Db, enterpriseId: number) => db.select().from(weatherPlaces).where(eq(weatherPlaces.enterpriseId, enterpriseId)).orderBy(asc(weatherPlaces.name));
+/** The places whose weather is kept, each with its latest observed hour (the map's current values). */
+export async function listPlaces(db: Db, enterpriseId: number) {
+  const rows = await queryRows<{ id: number; project_id: number | null; code: string; name: string; lon: number; lat: number; time: Date | string | null; precipitation: number | null; temperature: number | null; wind_speed: number | null; wind_gust: number | null }>(
+    db,
+    sql`select p.id, p.project_id, p.code, p.name, p.lon, p.lat, h.time, h.precipitation, h.temperature, h.wind_speed, h.wind_gust
+        from ${weatherPlaces} p
+        left join lateral (select * from ${weatherHours} where place_id = p.id and kind = 'observed' order by time desc limit 1) h on true
+        where p.enterprise_id = ${enterpriseId} order by p.name`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    projectId: r.project_id,
+    code: r.code,
+    name: r.name,
+    lon: r.lon,
+    lat: r.lat,
+    latest: r.time === null ? null : { time: new Date(r.time).toISOString(), precipitation: r.precipitation, temperature: r.temperature, windSpeed: r.wind_speed, windGust: r.wind_gust },
+  }));
+}
 
 /** A place's hours of one kind in a period (at most 31 days at a time). */
 export async function placeHours(db: Db, enterpriseId: number, placeId: number, q: { kind: 'observed' | 'forecast'; from: string; to: string }) {

@@ -64,11 +64,11 @@ describe('weather files, derived warnings and what they touch', () => {
     bad.hourly.temperature_2m[1] = 'cold';
     const refused = await api({ method: 'POST', url: '/api/weather/uploads', ...upload('bad.json', JSON.stringify(bad), { code: 'BAD-TEST' }) });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe('file: 1 problem(s), first: row 2 temperature_2m "cold" is not a number; nothing was written');
+    expect(refused.json().message).toBe('file: 1 problem(s), first: row 2 2026-02-01T01:00 temperature_2m: "cold" is not a number; nothing was written');
     expect(refused.json().result.problems).toHaveLength(1);
     expect((await api({ method: 'GET', url: '/api/weather/places' })).json().result.length).toBe(placesBefore);
     const wrongKind = await api({ method: 'POST', url: '/api/weather/uploads', ...upload('rain.txt', 'x', {}) });
-    expect(wrongKind.json().message).toBe('file: rain.txt is not an Open-Meteo JSON or CSV file');
+    expect(wrongKind.json().message).toBe('file: rain.txt is not an Open-Meteo JSON or CSV, NOAA ISD CSV, station CSV or CAP XML file');
   });
 
   it('keeps each enterprise to its own places and warnings; viewers read, do not import', async () => {
