@@ -9,7 +9,7 @@ import { seedLeakSurvey } from './leaks.ts';
 import { seedDemoSettlement } from './settlement.ts';
 import { seedDemoConstruction } from './construction.ts';
 import { seedDemoRiskAreas } from './riskAreas.ts';
-import { seedDemoWeather } from './weather.ts';
+import { seedDemoOfficialWarnings, seedDemoWeather } from './weather.ts';
 import { analyseDataset } from '../modules/settlement/analysis.ts';
 import { getDataset } from '../modules/settlement/service.ts';
 
@@ -205,7 +205,9 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   await seedDemoConstruction(db, { pipes: city.pipes, gas: { enterpriseId: seeded.enterpriseIds.gas, userId: seeded.userIds.both }, water: { enterpriseId: seeded.enterpriseIds.water, userId: seeded.userIds.member } });
   await seedDemoRiskAreas(db, { pipes: city.pipes, enterpriseId: seeded.enterpriseIds.water, userId: seeded.userIds.member, extent: city.extent });
   // A year of weather at the city's station, after the areas its warnings touch.
-  await seedDemoWeather(db, { enterpriseId: seeded.enterpriseIds.water, lon: (city.extent[0] + city.extent[2]) / 2, lat: (city.extent[1] + city.extent[3]) / 2 });
+  const cityCentre = { enterpriseId: seeded.enterpriseIds.water, lon: (city.extent[0] + city.extent[2]) / 2, lat: (city.extent[1] + city.extent[3]) / 2 };
+  await seedDemoWeather(db, cityCentre);
+  await seedDemoOfficialWarnings(db, cityCentre);
   // Five InSAR points per pipe segment: 100,000 over the 20,000-segment city.
   const points = options.settlementPoints ?? city.pipes.length * 5;
   if (!points) return;

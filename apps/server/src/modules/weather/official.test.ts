@@ -15,12 +15,13 @@ const upload = (fileName: string, text: string, fields: Record<string, string> =
   const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
   return { payload: Buffer.concat([Buffer.from(parts), body.payload]), headers: body.headers };
 };
-type Warning = { id: number; source: string; type: string; level: string; start: string; end: string; cancelledAt: string | null; identifier: string; levels: { level: string }[]; updates: { msgType: string; identifier: string }[]; touches: { riskAreas: { kind: string; name: string; why: string; rainMm?: number }[]; pipes: { networkType: string }[] } };
+type Warning = { id: number; source: string; sender: string; type: string; level: string; start: string; end: string; cancelledAt: string | null; identifier: string; levels: { level: string }[]; updates: { msgType: string; identifier: string }[]; touches: { riskAreas: { kind: string; name: string; why: string; rainMm?: number }[]; pipes: { networkType: string }[] } };
 
 describe('official warnings (CAP 1.2): kept beside derived ones, updates and cancellations on the first issue', () => {
   it('an orange rainstorm upgraded to red is one warning with both messages; its cancellation ends it; a second upload changes nothing', async () => {
     const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
-    const official = async () => ((await api({ method: 'GET', url: '/api/weather/warnings?from=2026-06-17T00:00:00Z&to=2026-06-19T00:00:00Z' })).json().result as Warning[]).filter((w) => w.source === 'official');
+    // The city observatory's (the demo keeps the district observatory's own).
+    const official = async () => ((await api({ method: 'GET', url: '/api/weather/warnings?from=2026-06-17T00:00:00Z&to=2026-06-19T00:00:00Z' })).json().result as Warning[]).filter((w) => w.source === 'official' && w.sender === '杭州市气象台');
 
     const response = await api({ method: 'POST', url: '/api/weather/uploads', ...upload('hangzhou-rainstorm.xml', fixture('cap-rainstorm.xml')) });
     expect(response.statusCode, response.body).toBe(200);
@@ -57,12 +58,12 @@ describe('official warnings (CAP 1.2): kept beside derived ones, updates and can
     const refused = await api({ method: 'POST', url: '/api/weather/uploads', ...upload('gale.xml', noArea) });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('file: 1 problem(s), first: 33010041600000_20260719060000 area: the warning gives no polygon or circle; choose the project or place it is for; nothing was written');
-    const before = (await api({ method: 'GET', url: '/api/weather/warnings?from=2026-07-18T00:00:00Z&to=2026-07-20T00:00:00Z' })).json().result.length;
+    const before = (await api({ method: 'GET', url: '/api/weather/warnings?from=2026-07-18T00:00:00Z&to=2026-07-20T00:00:00Z' })).json().result.filter((w: Warning) => w.source === 'official').length;
     expect(before).toBe(0);
     const [project] = (await api({ method: 'GET', url: '/api/projects' })).json().result;
     const kept = await api({ method: 'POST', url: '/api/weather/uploads', ...upload('gale.xml', noArea, { projectId: String(project.id) }) });
     expect(kept.json().result).toMatchObject({ issued: 1, updated: 1 });
-    const [warning] = (await api({ method: 'GET', url: '/api/weather/warnings?from=2026-07-18T00:00:00Z&to=2026-07-20T00:00:00Z' })).json().result;
+    const [warning] = (await api({ method: 'GET', url: '/api/weather/warnings?from=2026-07-18T00:00:00Z&to=2026-07-20T00:00:00Z' })).json().result.filter((w: Warning) => w.source === 'official');
     expect(warning.area).toEqual(project.area);
   });
 
@@ -77,9 +78,20 @@ describe('official warnings (CAP 1.2): kept beside derived ones, updates and can
     expect(isd.json().result).toMatchObject({ places: 1, hours: 4 });
   });
 
+  it("the demo holds the district observatory's warnings: the June rainstorm raised and lifted, a fog, a cold wave in force touching shallow water pipes", async () => {
+    const api = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const demoWarnings = ((await api({ method: 'GET', url: '/api/weather/warnings' })).json().result as (Warning & { event: string })[]).filter((w) => w.sender === '滨江区气象台');
+    expect(demoWarnings.map((w) => [w.type, w.level, w.event, w.cancelledAt !== null, w.updates.length])).toEqual([
+      ['coldWave', 'IV', '寒潮', false, 1],
+      ['other', 'III', '大雾', false, 1],
+      ['rainstorm', 'II', '暴雨', true, 3],
+    ]);
+    expect(demoWarnings[0].touches.pipes).toEqual([expect.objectContaining({ networkType: 'water', why: 'shallowWater' })]);
+  });
+
   it('keeps official warnings and the source to their enterprise; only admins set the source', async () => {
     const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
-    expect(((await gas({ method: 'GET', url: '/api/weather/warnings?from=2026-06-17T00:00:00Z&to=2026-06-19T00:00:00Z' })).json().result as Warning[]).filter((w) => w.source === 'official')).toEqual([]);
+    expect(((await gas({ method: 'GET', url: '/api/weather/warnings' })).json().result as Warning[]).filter((w) => w.source === 'official')).toEqual([]);
     // The same message in another enterprise is its own warning.
     const mine = await gas({ method: 'POST', url: '/api/weather/uploads', ...upload('rain.xml', fixture('cap-rainstorm.xml')) });
     expect(mine.json().result).toMatchObject({ issued: 1, updated: 1, known: 0 });

@@ -1,21 +1,22 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, DatePicker, Empty, Form, Input, List, Modal, Row, Segmented, Select, Skeleton, Space, Tag, Typography, Upload, message } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, DatePicker, Empty, List, Row, Select, Skeleton, Space } from 'antd';
+import { CloudServerOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { WARNING_LEVEL_COLORS, type BBox } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
-import { weatherApi, type WeatherHourRow, type WeatherWarning } from '../../api/weather.ts';
-import { Authorized } from '../../components/Authorized.tsx';
-import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { weatherApi, type WeatherHourRow, type WeatherPlace } from '../../api/weather.ts';
+import { Authorized, usePermission } from '../../components/Authorized.tsx';
 import { LazyChart as Chart } from '../../components/LazyChart.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
-import { formatLength } from '../../utils/format.ts';
+import { WarningItem, WarningTag, isActive } from './WarningItem.tsx';
+import { WeatherSourceModal } from './WeatherSourceModal.tsx';
+import { WeatherUploadModal } from './WeatherUploadModal.tsx';
 
 // The screen's messages come with it, not with the sign-in page.
 await loadNamespace('weather', { 'zh-CN': () => import('../../locales/weather/zh-CN.ts'), 'en-US': () => import('../../locales/weather/en-US.ts') });
@@ -68,55 +69,29 @@ function chartOptions(t: TFunction, observed: WeatherHourRow[], forecast: Weathe
   };
 }
 
-/** One warning: type and level, when, the rule it met, its rises, and what it touches. */
-function WarningItem({ warning, selected, onSelect }: { warning: WeatherWarning; selected: boolean; onSelect: () => void }) {
-  const { t } = useTranslation();
-  const w = warning;
-  const touches = w.touches;
-  const nothing = !touches.pipes.length && !touches.riskAreas.length && !touches.sites.length;
-  return (
-    <List.Item onClick={onSelect} style={{ cursor: 'pointer', background: selected ? '#e6f4ff' : undefined, paddingInline: 8 }} data-testid="weather-warning">
-      <Space direction="vertical" size={2} style={{ width: '100%' }}>
-        <Space wrap>
-          <Tag color={WARNING_LEVEL_COLORS[w.level]} style={w.level === 'III' ? { color: '#614700' } : undefined}>{t(`weather.type.${w.type}`)} · {t(`weather.levelName.${w.level}`)}</Tag>
-          {w.basis && <Tag>{t(`weather.basis.${w.basis}`)}</Tag>}
-          <Typography.Text type="secondary">{dayjs(w.start).format('YYYY-MM-DD HH:mm')} ~ {dayjs(w.end).format('MM-DD HH:mm')}</Typography.Text>
-        </Space>
-        {w.rule && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{w.rule}</Typography.Text>}
-        {w.levels.length > 1 && <Typography.Text style={{ fontSize: 12 }}>{w.levels.slice(1).map((l) => t('weather.raised', { level: l.level, at: dayjs(l.at).format('MM-DD HH:mm') })).join('; ')}</Typography.Text>}
-        <div data-testid="weather-touches">
-          <Typography.Text strong>{t('weather.touches')}: </Typography.Text>
-          {nothing && <Typography.Text type="secondary">{t('weather.touchesNone')}</Typography.Text>}
-          {touches.riskAreas.map((a) => (
-            <div key={a.id}>
-              {a.name} ({a.why === 'triggerMet' ? t('weather.why.triggerMet', { rain: a.rainMm, hours: a.hours, trigger: a.triggerMm }) : t('weather.why.washOut')})
-            </div>
-          ))}
-          {touches.pipes.map((p) => (
-            <div key={p.networkType + p.why}>{t('weather.pipes', { network: t(`network.${p.networkType}`), count: p.count, length: formatLength(p.lengthM), why: t(`weather.why.${p.why}`) })}</div>
-          ))}
-          {touches.sites.length > 0 && <div>{t('weather.sites', { list: touches.sites.map((s) => `${s.siteNo} ${s.name}`).join(', ') })}</div>}
-        </div>
-      </Space>
-    </List.Item>
-  );
+/** A station's current values as the map writes them under its name. */
+function currentValues(t: TFunction, p: WeatherPlace) {
+  const h = p.latest;
+  if (!h) return p.name;
+  const parts = [h.temperature !== null && `${h.temperature} °C`, h.windSpeed !== null && `${h.windSpeed} m/s`, h.precipitation !== null && `${h.precipitation} mm`].filter(Boolean);
+  return `${p.name}\n${parts.join(' · ')}${parts.length ? ` (${t('weather.at', { time: dayjs(h.time).format('MM-DD HH:mm') })})` : ''}`;
 }
 
 /**
  * The weather screen: a station's last days and its forecast (rain with the 3/6/12 h sums the
- * rainstorm rules read, temperature, wind), the warnings derived from them with what each touches,
- * their areas on the map, and the warnings by month.
+ * rainstorm rules read, temperature, wind), the warnings derived from them and the official ones
+ * with what each touches, stations with their current values and warning areas on the map, and
+ * the warnings by month.
  */
 export default function WeatherPage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
-  const queryClient = useQueryClient();
-  const allowClick = useClickGuard();
+  const can = usePermission();
   const [placeId, setPlaceId] = useState<number>();
   const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(7, 'day').startOf('day'), dayjs().endOf('day')]);
   const [selected, setSelected] = useState<number | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [form] = Form.useForm<{ kind: 'observed' | 'forecast'; code?: string; name?: string }>();
+  const [sourceOpen, setSourceOpen] = useState(false);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const places = useQuery({ queryKey: ['weather', enterpriseID, 'places'], queryFn: weatherApi.places });
@@ -130,8 +105,10 @@ export default function WeatherPage() {
   const forecast = useQuery({ queryKey: ['weather', enterpriseID, 'hours', placeId, 'forecast', forecastRange], queryFn: () => weatherApi.hours(placeId!, { kind: 'forecast', ...forecastRange }), enabled: placeId !== undefined });
   const yearAgo = useMemo(() => dayjs(period[1]).subtract(1, 'year').toISOString(), [period]);
   const warnings = useQuery({ queryKey: ['weather', enterpriseID, 'warnings', yearAgo, forecastRange.to], queryFn: () => weatherApi.warnings({ from: yearAgo, to: forecastRange.to }) });
-  const placeWarnings = (warnings.data?.result ?? []).filter((w) => w.placeId === placeId);
+  // The station's derived warnings, and every official one (issued for areas, not stations).
+  const placeWarnings = (warnings.data?.result ?? []).filter((w) => w.placeId === placeId || w.source === 'official');
   const inPeriod = placeWarnings.filter((w) => dayjs(w.end).isAfter(period[0]) && dayjs(w.start).isBefore(forecastRange.to));
+  const active = (warnings.data?.result ?? []).filter((w) => isActive(w));
   const charts = useMemo(() => chartOptions(t, observed.data?.result ?? [], forecast.data?.result ?? []), [t, observed.data, forecast.data]);
   const byMonth = useMemo(() => {
     const months = Array.from({ length: 12 }, (_, i) => dayjs(period[1]).subtract(11 - i, 'month').format('YYYY-MM'));
@@ -150,26 +127,12 @@ export default function WeatherPage() {
   const current = inPeriod.find((w) => w.id === selected) ?? inPeriod[0];
   const overlays = useMemo(
     () => [
-      { key: 'warning', features: current ? [{ id: current.id, geometry: current.area, color: WARNING_LEVEL_COLORS[current.level], outline: false, label: `${t(`weather.type.${current.type}`)} ${current.level}` }] : [] },
-      { key: 'places', features: list.map((p) => ({ id: p.id, geometry: { type: 'Point' as const, coordinates: [p.lon, p.lat] }, color: p.id === placeId ? '#141414' : '#595959', label: p.name, text: p.name })), onClick: (id: number) => setPlaceId(id) },
+      { key: 'warning', features: current ? [{ id: current.id, geometry: current.area, color: current.level ? WARNING_LEVEL_COLORS[current.level] : '#8c8c8c', outline: false, label: `${current.type === 'other' ? (current.event ?? '') : t(`weather.type.${current.type}`)} ${current.level ?? ''}` }] : [] },
+      { key: 'places', features: list.map((p) => ({ id: p.id, geometry: { type: 'Point' as const, coordinates: [p.lon, p.lat] }, color: p.id === placeId ? '#141414' : '#595959', label: p.name, text: currentValues(t, p), textRow: 1 })), onClick: (id: number) => setPlaceId(id) },
     ],
     [current, list, placeId, t],
   );
   const focus = useMemo<BBox | null>(() => (place ? [place.lon - 0.06, place.lat - 0.05, place.lon + 0.06, place.lat + 0.05] : null), [place]);
-
-  const send = async (file: File) => {
-    if (!allowClick()) return;
-    const values = await form.validateFields();
-    try {
-      const response = await weatherApi.upload(file, Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Record<string, string>);
-      message.success(t('weather.uploaded', response.result));
-      setUploading(false);
-      setPlaceId(response.result.placeId);
-      void queryClient.invalidateQueries({ queryKey: ['weather', enterpriseID] });
-    } catch (error) {
-      Modal.error({ title: t('weather.uploadTitle'), content: errorMessage(error) });
-    }
-  };
 
   if (places.isError) return <Alert type="error" showIcon message={errorMessage(places.error)} />;
   return (
@@ -178,9 +141,26 @@ export default function WeatherPage() {
         <Select style={{ width: 220 }} value={placeId} onChange={setPlaceId} placeholder={t('weather.place')} options={list.map((p) => ({ value: p.id, label: p.name }))} data-testid="weather-place" />
         <DatePicker.RangePicker value={period} onChange={(v) => v?.[0] && v[1] && setPeriod([v[0].startOf('day'), v[1].endOf('day')])} allowClear={false} />
         <Authorized action="import">
-          <Button icon={<UploadOutlined />} onClick={() => { form.setFieldsValue({ kind: 'observed' }); setUploading(true); }} data-testid="weather-upload">{t('weather.upload')}</Button>
+          <Button icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="weather-upload">{t('weather.upload')}</Button>
         </Authorized>
+        {can('enterprise', 'edit') && (
+          <Button icon={<CloudServerOutlined />} onClick={() => setSourceOpen(true)} data-testid="weather-source">{t('weather.source.title')}</Button>
+        )}
       </Space>
+      {active.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="weather-active"
+          message={
+            <Space wrap size={4}>
+              {t('weather.activeNow', { count: active.length })}
+              {active.map((w) => <WarningTag key={w.id} warning={w} />)}
+            </Space>
+          }
+        />
+      )}
       {!places.isLoading && !list.length && <Empty description={t('weather.noPlace')} />}
       {place && (
         <Row gutter={[16, 16]}>
@@ -204,18 +184,8 @@ export default function WeatherPage() {
           </Col>
         </Row>
       )}
-      <Modal open={uploading} title={t('weather.uploadTitle')} onCancel={() => setUploading(false)} footer={null} destroyOnHidden>
-        <Form form={form} layout="vertical" name="weather-upload" initialValues={{ kind: 'observed' }}>
-          <Form.Item name="kind">
-            <Segmented options={(['observed', 'forecast'] as const).map((k) => ({ value: k, label: t(`weather.kind.${k}`) }))} />
-          </Form.Item>
-          <Form.Item name="code" label={t('weather.code')}><Input maxLength={60} /></Form.Item>
-          <Form.Item name="name" label={t('weather.name')}><Input maxLength={100} data-testid="weather-upload-name" /></Form.Item>
-          <Upload accept=".json,.csv" showUploadList={false} beforeUpload={(file) => { void send(file); return false; }}>
-            <Button type="primary" icon={<UploadOutlined />} data-testid="weather-upload-file">{t('weather.chooseFile')}</Button>
-          </Upload>
-        </Form>
-      </Modal>
+      <WeatherUploadModal open={uploading} onClose={() => setUploading(false)} onKept={(id) => id && setPlaceId(id)} />
+      <WeatherSourceModal open={sourceOpen} onClose={() => setSourceOpen(false)} />
     </Card>
   );
 }
