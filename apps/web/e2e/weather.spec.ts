@@ -63,6 +63,7 @@ test.describe('weather', () => {
     await page.reload();
     await expect(page.getByTestId('weather-warning').filter({ hasText: '官方 · E2E 市气象台' })).toContainText('暴雨 · 红色（I 级）');
     await expect(page.getByTestId('weather-active')).toContainText('当前生效预警');
+    await page.waitForTimeout(1500); // the charts' entry animation
     await page.screenshot({ path: testInfo.outputPath('weather-zh.png'), fullPage: true });
   });
 

@@ -8,6 +8,15 @@ import { weatherApi, type WeatherSource } from '../../api/weather.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { useSession } from '../../stores/session.ts';
 
+/** An http(s) address (intranet hosts and ports too, which antd's url rule refuses). */
+function isHttpUrl(value: string | undefined) {
+  try {
+    return /^https?:$/.test(new URL(value ?? '').protocol);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Where the enterprise's weather comes from (admins): files only, or an Open-Meteo-compatible
  * service the server fetches for every project area on a schedule; with the last fetch and "fetch now".
@@ -52,7 +61,7 @@ export function WeatherSourceModal({ open, onClose }: { open: boolean; onClose: 
         </Form.Item>
         {provider === 'openMeteo' && (
           <>
-            <Form.Item name="url" label={t('weather.source.url')} extra={t('weather.source.urlHelp')} rules={[{ required: true, type: 'url', message: t('weather.source.urlRequired') }]}>
+            <Form.Item name="url" label={t('weather.source.url')} extra={t('weather.source.urlHelp')} rules={[{ required: true, validator: (_, value: string | undefined) => (isHttpUrl(value) ? Promise.resolve() : Promise.reject(new Error(t('weather.source.urlRequired')))) }]}>
               <Input placeholder="https://api.open-meteo.com" maxLength={500} data-testid="weather-source-url" />
             </Form.Item>
             <Form.Item name="everyMinutes" label={t('weather.source.every')}>
