@@ -44,6 +44,8 @@ import { remeasureSites } from './modules/construction/measure.ts';
 import { riskAreaRoutes } from './modules/riskAreas/routes.ts';
 import { weatherRoutes } from './modules/weather/routes.ts';
 import { WeatherSchedule } from './modules/weather/provider.ts';
+import { pipeRiskRoutes } from './modules/pipeRisk/routes.ts';
+import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
@@ -101,8 +103,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Enterprises whose weather comes from a service are fetched on their schedule (one instance each time).
   const weatherSchedule = new WeatherSchedule(database.db);
   weatherSchedule.start();
+  // Every pipe's composite risk, assessed again when what it is made of changes.
+  const pipeRisk = new PipeRiskJobs(database.db, app.log);
+  app.decorate('pipeRisk', pipeRisk);
   app.addHook('onClose', async () => {
     await weatherSchedule.close();
+    await pipeRisk.idle();
     await importRunner.close();
     await changes.close();
   });
@@ -224,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await remeasureSites(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
         await remeasureAreas(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
         void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
+        pipeRisk.request(enterpriseId, 'import');
       };
       // A pipe edited by hand: the sites and areas near its old and new place are measured again.
       const afterEdit = async (enterpriseId: number, boxes: BBox[]) => {
@@ -237,6 +244,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(constructionRoutes, { prefix: '/construction', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(riskAreaRoutes, { prefix: '/risk-areas', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(weatherRoutes, { prefix: '/weather' });
+      await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({

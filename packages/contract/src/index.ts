@@ -15,3 +15,4 @@ export * from './settlement.ts';
 export * from './construction.ts';
 export * from './riskAreas.ts';
 export * from './weather.ts';
+export * from './pipeRisk.ts';

@@ -13,3 +13,4 @@ export * from './schema/settlement.ts';
 export * from './schema/construction.ts';
 export * from './schema/riskAreas.ts';
 export * from './schema/weather.ts';
+export * from './schema/pipeRisk.ts';

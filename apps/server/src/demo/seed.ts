@@ -10,6 +10,7 @@ import { seedDemoSettlement } from './settlement.ts';
 import { seedDemoConstruction } from './construction.ts';
 import { seedDemoRiskAreas } from './riskAreas.ts';
 import { seedDemoOfficialWarnings, seedDemoWeather } from './weather.ts';
+import { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import { analyseDataset } from '../modules/settlement/analysis.ts';
 import { getDataset } from '../modules/settlement/service.ts';
 
@@ -208,11 +209,18 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   const cityCentre = { enterpriseId: seeded.enterpriseIds.water, lon: (city.extent[0] + city.extent[2]) / 2, lat: (city.extent[1] + city.extent[3]) / 2 };
   await seedDemoWeather(db, cityCentre);
   await seedDemoOfficialWarnings(db, cityCentre);
+  // Every segment's composite risk: the water network first as it stood a month ago (before the
+  // settlement analysis), so the rises the analysis brings show in its history.
+  const risk = new PipeRiskJobs(db);
+  await risk.runNow(seeded.enterpriseIds.water, 'demo', new Date(Date.now() - 30 * 86_400_000));
   // Five InSAR points per pipe segment: 100,000 over the 20,000-segment city.
   const points = options.settlementPoints ?? city.pipes.length * 5;
-  if (!points) return;
-  const datasetId = await seedDemoSettlement(db, city, { enterpriseId: seeded.enterpriseIds.water, projectId: seeded.projectIds.jiangnanCorridor ?? null, points });
-  await analyseDataset(db, await getDataset(db, seeded.enterpriseIds.water, datasetId), new AbortController().signal);
+  if (points) {
+    const datasetId = await seedDemoSettlement(db, city, { enterpriseId: seeded.enterpriseIds.water, projectId: seeded.projectIds.jiangnanCorridor ?? null, points });
+    await analyseDataset(db, await getDataset(db, seeded.enterpriseIds.water, datasetId), new AbortController().signal);
+  }
+  await risk.runNow(seeded.enterpriseIds.water, 'demo');
+  await risk.runNow(seeded.enterpriseIds.gas, 'demo');
 }
 
 /** How to sign in, printed by the start command. */

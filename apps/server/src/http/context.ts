@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Action, Language, PermissionId, Role } from '@console/contract';
 import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
+import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
 import type { ReadCache } from './cache.ts';
@@ -39,6 +40,8 @@ declare module 'fastify' {
     database: Database;
     /** Import jobs running on this server. */
     imports: JobRunner;
+    /** Composite pipe risk assessments (one at a time per enterprise). */
+    pipeRisk: PipeRiskJobs;
     /** Tells this server's and the other servers' caches what changed. */
     changes: ChangeFeed;
     access: AccessCache;

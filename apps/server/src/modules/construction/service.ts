@@ -21,6 +21,7 @@ import { bboxBox } from '../../db/schema.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { getProject } from '../projects/service.ts';
 import { figureColumns, measureSites } from './measure.ts';
+import { likePattern } from '../../db/like.ts';
 
 type Site = typeof constructionSites.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -42,7 +43,7 @@ function siteConditions(enterpriseId: number, q: Omit<SiteListQuery, 'page' | 'p
   if (q.insideGasProtection !== undefined) where.push(eq(constructionSites.insideGasProtection, q.insideGasProtection));
   if (q.networkType) where.push(sql`${q.networkType} = any(${constructionSites.corridorNetworks})`);
   if (q.keyword) {
-    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likePattern(q.keyword);
     where.push(or(ilike(constructionSites.siteNo, like), ilike(constructionSites.name, like), ilike(constructionSites.address, like), ilike(constructionSites.constructionUnit, like))!);
   }
   return and(...where);

@@ -5,6 +5,7 @@ import { uniqueViolation } from '../../db/errors.ts';
 import { enterprises, mapSettings, memberships, users } from '../../db/schema.ts';
 import type { EnterpriseContext } from '../../http/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { likePattern } from '../../db/like.ts';
 
 /** Every enterprise the user belongs to (active memberships), verified or not, oldest first. */
 export async function listUserEnterprises(db: Db, userId: number): Promise<UserEnterprise[]> {
@@ -73,7 +74,7 @@ export async function registerEnterprise(db: Db, userId: number, input: Enterpri
 }
 
 export async function searchVerifiedEnterprises(db: Db, name: string) {
-  const pattern = `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = likePattern(name);
   return db
     .select({ id: enterprises.id, enterpriseName: enterprises.name, address: enterprises.address })
     .from(enterprises)

@@ -8,6 +8,7 @@ import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
 import { pipeInsideArea } from './queries.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
+import { likePattern } from '../../db/like.ts';
 
 const columns = {
   id: pipes.id,
@@ -27,7 +28,7 @@ const columns = {
 /** Filters the pipe table understands, all scoped to one enterprise. */
 async function conditions(db: Db, enterpriseId: number, q: PipeFilters) {
   const where: SQL[] = [eq(pipes.enterpriseId, enterpriseId)];
-  if (q.keyword) where.push(ilike(pipes.pipeId, `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (q.keyword) where.push(ilike(pipes.pipeId, likePattern(q.keyword)));
   if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
   if (q.material) where.push(eq(pipes.material, q.material));
   if (q.diameterMin !== undefined) where.push(gte(pipes.diameterMm, q.diameterMin));

@@ -8,8 +8,8 @@ import { bboxColumns, bboxOf } from '../../geo/geometry.ts';
 import { pipeLengthInArea } from '../pipelines/queries.ts';
 import { poiCountsByProject } from '../leaks/service.ts';
 import { pipesVersion } from '../tiles/service.ts';
+import { likePattern } from '../../db/like.ts';
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function toRow(input: ProjectInput) {
   return {

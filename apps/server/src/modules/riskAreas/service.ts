@@ -22,6 +22,7 @@ import { grownBox, type Place } from '../../geo/proximity.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
 import { getProject } from '../projects/service.ts';
+import { likePattern } from '../../db/like.ts';
 
 type RiskArea = typeof riskAreas.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -87,7 +88,7 @@ function areaConditions(enterpriseId: number, q: Omit<RiskAreaListQuery, 'page' 
   if (q.projectId !== undefined) where.push(eq(riskAreas.projectId, q.projectId));
   if (q.networkType) where.push(sql`${q.networkType} = any(${riskAreas.networks})`);
   if (q.keyword) {
-    const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likePattern(q.keyword);
     where.push(or(ilike(riskAreas.name, like), ilike(riskAreas.cause, like), ilike(riskAreas.responsibleUnit, like))!);
   }
   return and(...where);

@@ -8,6 +8,7 @@ import { EXPORT_PAGE, exportFeatures, keysetPages, type ExportFormat } from '../
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { getProject } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
+import { likePattern } from '../../db/like.ts';
 
 const columns = {
   pipeRowId: settlementResults.pipeRowId,
@@ -41,7 +42,7 @@ async function conditions(db: Db, dataset: DatasetRow, query: Filters): Promise<
   if (query.projectId) where.push(pipeInsideArea((await getProject(db, dataset.enterpriseId, query.projectId)).area as AreaGeometry));
   if (query.level) where.push(eq(settlementResults.level, SETTLEMENT_LEVELS.indexOf(query.level)));
   if (query.networkType) where.push(eq(pipes.networkType, query.networkType));
-  if (query.keyword) where.push(ilike(pipes.pipeId, `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (query.keyword) where.push(ilike(pipes.pipeId, likePattern(query.keyword)));
   return and(...where)!;
 }
 

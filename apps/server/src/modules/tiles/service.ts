@@ -1,7 +1,7 @@
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BBox } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { basemapFeatures, enterprises, pipes, type StoredGeometry } from '../../db/schema.ts';
+import { basemapFeatures, enterprises, pipeRisks, pipes, type StoredGeometry } from '../../db/schema.ts';
 import { scaleConditionAt } from '../../geo/pipeScales.ts';
 import { encodeTile, tileBBox, tileFeatures, type TileGrid, type TileSourceFeature } from '../../geo/tiles.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
@@ -50,12 +50,12 @@ export async function bumpPipesVersion(db: Db, enterpriseId: number) {
  * pipe's attributes: a line one pixel wide cannot be picked out anyway, and a zoom-10 tile over a
  * dense city shrinks to a fraction (per-pipe ids and names were most of its bytes).
  */
-function overviewFeatures(rows: { networkType: string; diameterMm: number | null; geometry: StoredGeometry }[]): TileSourceFeature[] {
+function overviewFeatures(rows: { networkType: string; diameterMm: number | null; riskLevel: string | null; geometry: StoredGeometry }[]): TileSourceFeature[] {
   const groups = new Map<string, TileSourceFeature & { geometry: { type: 'MultiLineString'; coordinates: number[][][] } }>();
-  for (const { networkType, diameterMm, geometry } of rows) {
-    const key = `${networkType}:${diameterMm}`;
+  for (const { networkType, diameterMm, riskLevel, geometry } of rows) {
+    const key = `${networkType}:${diameterMm}:${riskLevel}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { geometry: { type: 'MultiLineString', coordinates: [] }, properties: { networkType, diameterMm } }));
+    if (!group) groups.set(key, (group = { geometry: { type: 'MultiLineString', coordinates: [] }, properties: { networkType, diameterMm, riskLevel } }));
     if (geometry.type === 'LineString') group.geometry.coordinates.push(geometry.coordinates);
     else if (geometry.type === 'MultiLineString') group.geometry.coordinates.push(...geometry.coordinates);
   }
@@ -93,9 +93,12 @@ export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: 
       material: pipes.material,
       diameterMm: pipes.diameterMm,
       installYear: pipes.installYear,
+      // The four-colour risk map colours by it (null: not assessed yet).
+      riskLevel: pipeRisks.level,
       geometry: pipes.geometry,
     })
     .from(pipes)
+    .leftJoin(pipeRisks, eq(pipeRisks.pipeRowId, pipes.id))
     .where(and(...where));
   const overview = scales === '= 0'; // trunk mains only
   const features = overview ? overviewFeatures(rows) : rows.map(({ id, geometry, ...properties }) => ({ id, geometry, properties: { id, ...properties } }));

@@ -68,8 +68,9 @@ describe('vector tiles', () => {
       const feature = trunks.feature(i);
       const f = feature.properties as { diameterMm: number; networkType: string };
       expect(f.diameterMm).toBeGreaterThanOrEqual(TRUNK_DIAMETER_MM[f.networkType as 'water']);
-      // Overview tiles carry one feature per network and diameter, without single pipes' attributes.
-      expect(Object.keys(feature.properties).sort()).toEqual(['diameterMm', 'networkType']);
+      // Overview tiles carry one feature per network, diameter and risk level, without single pipes' attributes.
+      expect(Object.keys(feature.properties).sort()).toEqual(['diameterMm', 'networkType', 'riskLevel']);
+      expect(['I', 'II', 'III', 'IV']).toContain(feature.properties.riskLevel);
       trunkLines += feature.loadGeometry().length;
     }
     expect(trunkLines).toBeGreaterThan(trunks.length);

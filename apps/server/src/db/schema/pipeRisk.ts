@@ -1,0 +1,83 @@
+/** Composite pipe risk: each segment's latest assessment, the changes of level over time, the runs and the weights. */
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, date, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { RiskLevel, RiskWeights } from '@console/contract';
+import { enterprises } from './enterprises.ts';
+
+/**
+ * A segment's latest assessment: each factor's 1-5 score, likelihood, consequence, R and level.
+ * Keyed by the pipe's row (no foreign key: a replaced network gets new rows and is assessed again).
+ */
+export const pipeRisks = pgTable(
+  'pipe_risks',
+  {
+    pipeRowId: bigint('pipe_row_id', { mode: 'number' }).primaryKey(),
+    enterpriseId: integer('enterprise_id').notNull(),
+    ageMaterial: smallint('age_material').notNull(),
+    diameter: smallint('diameter').notNull(),
+    leaks: smallint('leaks').notNull(),
+    settlement: smallint('settlement').notNull(),
+    construction: smallint('construction').notNull(),
+    riskAreas: smallint('risk_areas').notNull(),
+    weather: smallint('weather').notNull(),
+    medium: smallint('medium').notNull(),
+    size: smallint('size').notNull(),
+    likelihood: smallint('likelihood').notNull(),
+    consequence: smallint('consequence').notNull(),
+    score: smallint('score').notNull(),
+    level: text('level', { enum: ['I', 'II', 'III', 'IV'] }).$type<RiskLevel>().notNull(),
+    /** A factor at its maximum: flagged whatever the total (a sum can mask one bad factor). */
+    masked: boolean('masked').notNull(),
+    assessedOn: date('assessed_on').notNull(),
+    /** The day the segment reached its current level. */
+    since: date('since').notNull(),
+  },
+  // The list's order (worst first); a level is a range of R, so the same index serves its filter.
+  (t) => [index('pipe_risks_score_idx').on(t.enterpriseId, t.score, t.pipeRowId)],
+);
+
+/** A segment's level changed from one assessment to the next. */
+export const pipeRiskChanges = pgTable(
+  'pipe_risk_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    enterpriseId: integer('enterprise_id').notNull(),
+    pipeRowId: bigint('pipe_row_id', { mode: 'number' }).notNull(),
+    changedOn: date('changed_on').notNull(),
+    fromLevel: text('from_level').$type<RiskLevel>().notNull(),
+    toLevel: text('to_level').$type<RiskLevel>().notNull(),
+  },
+  (t) => [index('pipe_risk_changes_pipe_idx').on(t.pipeRowId, t.changedOn)],
+);
+
+/** One assessment of an enterprise's network: when, how long, what it found. */
+export const pipeRiskRuns = pgTable(
+  'pipe_risk_runs',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['running', 'succeeded', 'failed'] }).notNull(),
+    reason: text('reason').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    segments: integer('segments'),
+    levels: jsonb('levels').$type<Record<RiskLevel, number>>(),
+    byNetwork: jsonb('by_network').$type<Record<string, Record<RiskLevel, number>>>(),
+    masked: integer('masked'),
+    changed: integer('changed'),
+    weights: jsonb('weights').$type<RiskWeights>().notNull(),
+    error: text('error'),
+  },
+  // One running assessment per enterprise, whichever instance starts it: the insert is the lock.
+  (t) => [index('pipe_risk_runs_enterprise_idx').on(t.enterpriseId, t.startedAt), uniqueIndex('pipe_risk_runs_running_idx').on(t.enterpriseId).where(sql`status = 'running'`)],
+);
+
+export const pipeRiskSettings = pgTable('pipe_risk_settings', {
+  enterpriseId: integer('enterprise_id')
+    .primaryKey()
+    .references(() => enterprises.id, { onDelete: 'cascade' }),
+  weights: jsonb('weights').$type<RiskWeights>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,148 @@
+import { and, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { CONSEQUENCE_FACTORS, DEFAULT_RISK_WEIGHTS, LIKELIHOOD_FACTORS, type AreaGeometry, type RiskLevel, type RiskWeights } from '@console/contract';
+import { queryRows, type Db } from '../../db/client.ts';
+import { pipeRiskSettings, weatherWarnings } from '../../db/schema.ts';
+import { pipeInsideArea } from '../pipelines/queries.ts';
+import { SHALLOW_M } from '../weather/touches.ts';
+
+/** A 1-5 score from a warning's or an area's level I-IV. */
+const levelScore = (level: SQL) => sql`(case ${level} when 'I' then 5 when 'II' then 4 when 'III' then 3 else 2 end)`;
+
+export async function getRiskWeights(db: Db, enterpriseId: number): Promise<RiskWeights> {
+  const [row] = await db.select({ weights: pipeRiskSettings.weights }).from(pipeRiskSettings).where(eq(pipeRiskSettings.enterpriseId, enterpriseId));
+  return row?.weights ?? DEFAULT_RISK_WEIGHTS;
+}
+
+/**
+ * Each factor's 1-5 score as SQL over `pipes` (alias p) and the per-factor tables the statement
+ * builds (l: leaks, s: settlement, w: works, a: areas, x: weather). Written once here; the list
+ * shows the stored scores and the segment's page explains them from the same sources.
+ */
+const FACTOR_SQL = {
+  // Age band (10/20/30/40 years), one up for grey cast iron and steel (brittle, corroding), one down for plastics.
+  ageMaterial: (year: number) => sql`case when p.install_year is null then 3 else greatest(1, least(5,
+      (case when ${year} - p.install_year >= 40 then 5 when ${year} - p.install_year >= 30 then 4 when ${year} - p.install_year >= 20 then 3 when ${year} - p.install_year >= 10 then 2 else 1 end)
+      + (case when p.material ~* '(cast iron|灰口|灰铸铁|^ci$)' and p.material !~* '(ductile|球墨)' then 1 when p.material ~* '(steel|钢)' then 1
+              when p.material ~* '^(pe|hdpe|pe80|pe100|pvc|upvc)$|聚乙烯|塑料' then -1 else 0 end))) end`,
+  // Small pipes break more often per kilometre.
+  diameter: sql`case when p.diameter_mm is null then 3 when p.diameter_mm <= 50 then 5 when p.diameter_mm <= 100 then 4 when p.diameter_mm <= 200 then 3 when p.diameter_mm <= 400 then 2 else 1 end`,
+  // Leaks found on it (two or more: 5), or POIs over it still being worked.
+  leaks: sql`case when coalesce(l.found, 0) >= 2 then 5 when coalesce(l.found, 0) = 1 then 4 when coalesce(l.open, 0) > 0 then 2 else 1 end`,
+  // The worst settlement judgement of the latest analyses: alarm 5, warning 3.
+  settlement: sql`case s.level when 2 then 5 when 1 then 3 else 1 end`,
+  construction: sql`coalesce(w.score, 1)`,
+  riskAreas: sql`coalesce(a.score, 1)`,
+  weather: sql`coalesce(x.score, 1)`,
+  // Consequence: the medium, then the size (gas by pressure class, others by diameter).
+  medium: sql`case p.network_type when 'gas' then 5 when 'heat' then 4 when 'water' then 3 when 'power' then 3 when 'drainage' then 2 else 1 end`,
+  size: sql`case when p.network_type = 'gas' then (case
+        when lower(coalesce(p.pressure_class, '')) ~ '^(subhigh|sub-high|次高压|shp)' then 4 when lower(coalesce(p.pressure_class, '')) ~ '^(high|高压|hp)' then 5
+        when lower(coalesce(p.pressure_class, '')) ~ '^(low|低压|lp)' then 2 else 3 end)
+      when p.diameter_mm is null then 2 when p.diameter_mm >= 1000 then 5 when p.diameter_mm >= 600 then 4 when p.diameter_mm >= 300 then 3 when p.diameter_mm >= 150 then 2 else 1 end`,
+};
+
+/** The weather warnings in force now whose kind puts pipes at risk, with the pipes each covers. */
+async function weatherScores(db: Db, enterpriseId: number, now: Date): Promise<SQL> {
+  const active = await db
+    .select({ type: weatherWarnings.type, level: weatherWarnings.level, area: weatherWarnings.area })
+    .from(weatherWarnings)
+    .where(and(eq(weatherWarnings.enterpriseId, enterpriseId), lte(weatherWarnings.start, now), gte(weatherWarnings.end, now), isNull(weatherWarnings.cancelledAt)));
+  const parts = active
+    .filter((w) => w.type === 'rainstorm' || w.type === 'coldWave')
+    .map((w) => {
+      const which = w.type === 'rainstorm' ? sql`pipes.network_type = 'drainage'` : sql`pipes.network_type = 'water' and pipes.depth_m < ${SHALLOW_M}`;
+      return sql`select pipes.id as pipe_row_id, ${levelScore(sql`${w.level ?? 'IV'}::text`)} as score from pipes where pipes.enterprise_id = ${enterpriseId} and ${pipeInsideArea(w.area as AreaGeometry)} and ${which}`;
+    });
+  if (!parts.length) return sql`select null::bigint as pipe_row_id, null::int as score where false`;
+  return sql`select pipe_row_id, max(score) as score from (${sql.join(parts, sql` union all `)}) weather group by pipe_row_id`;
+}
+
+/** The weighted mean of factor columns as SQL, rounded to a whole 1-5. */
+function weighted(columns: readonly string[], weights: Record<string, number>) {
+  const total = columns.reduce((s, c) => s + weights[c], 0);
+  const sum = sql.join(columns.map((c) => sql`${sql.raw(snake(c))} * ${weights[c]}::numeric`), sql` + `);
+  return sql`greatest(1, least(5, round((${sum}) / ${total}::numeric)))::smallint`;
+}
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export interface AssessmentFigures {
+  segments: number;
+  levels: Record<RiskLevel, number>;
+  byNetwork: Record<string, Record<RiskLevel, number>>;
+  masked: number;
+  changed: number;
+}
+
+/**
+ * Assesses every segment of the enterprise's network in SQL, in one transaction: the factors,
+ * likelihood and consequence as weighted means, R on the matrix, the masking flag; a segment whose
+ * level changed gets a row in the changes with the day; the new assessment replaces the old.
+ */
+export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskWeights, now = new Date()): Promise<AssessmentFigures> {
+  const today = now.toISOString().slice(0, 10);
+  const year = Number(today.slice(0, 4));
+  const weather = await weatherScores(db, enterpriseId, now);
+  const factors = [...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS];
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await t.execute(sql`create temp table risk_new on commit drop as
+      with leaks as (
+        select x.pipe_id, count(*) filter (where o.status in ('leakFound', 'repaired')) as found, count(*) filter (where o.status in ('new', 'assigned', 'investigating')) as open
+        from pois o cross join lateral jsonb_array_elements_text(o.pipes -> 'pipeIds') as x(pipe_id) where o.enterprise_id = ${enterpriseId} group by x.pipe_id),
+      settle as (
+        select r.pipe_row_id, max(r.level) as level from settlement_results r join settlement_datasets d on d.id = r.dataset_id and r.run = d.analysis_run
+        where d.enterprise_id = ${enterpriseId} group by r.pipe_row_id),
+      works as (
+        select pipe_row_id, max(score) as score from (
+          select (c ->> 'pipeRowId')::bigint as pipe_row_id, case s.criticality when 'high' then 5 when 'medium' then 4 when 'low' then 3 else 2 end as score
+          from construction_sites s cross join lateral jsonb_array_elements(coalesce(s.measure -> 'corridor', '[]'::jsonb)) c
+          where s.enterprise_id = ${enterpriseId} and s.status not in ('closed', 'noThreat')
+          union all
+          select (s.measure -> 'gas' -> 'pipe' ->> 'pipeRowId')::bigint, 5 from construction_sites s
+          where s.enterprise_id = ${enterpriseId} and s.status not in ('closed', 'noThreat') and s.measure -> 'gas' ->> 'zone' = 'protection') w group by pipe_row_id),
+      areas as (
+        select (x ->> 'pipeRowId')::bigint as pipe_row_id, max(${levelScore(sql.raw('a.level'))}) as score
+        from risk_areas a cross join lateral jsonb_array_elements(coalesce(a.pipes -> 'pipes', '[]'::jsonb)) x
+        where a.enterprise_id = ${enterpriseId} and a.status <> 'remediated' group by 1),
+      weather as (${weather}),
+      scored as (
+        select p.id as pipe_row_id, ${sql.join(factors.map((f) => sql`(${typeof FACTOR_SQL[f] === 'function' ? (FACTOR_SQL[f] as (y: number) => SQL)(year) : FACTOR_SQL[f]})::smallint as ${sql.raw(snake(f))}`), sql`, `)}
+        from pipes p
+        left join leaks l on l.pipe_id = p.pipe_id
+        left join settle s on s.pipe_row_id = p.id
+        left join works w on w.pipe_row_id = p.id
+        left join areas a on a.pipe_row_id = p.id
+        left join weather x on x.pipe_row_id = p.id
+        where p.enterprise_id = ${enterpriseId}),
+      rated as (
+        select *, ${weighted(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood, ${weighted(CONSEQUENCE_FACTORS, weights.consequence)} as consequence,
+          greatest(${sql.join(factors.map((f) => sql.raw(snake(f))), sql`, `)}) = 5 as masked
+        from scored)
+      select r.*, (r.likelihood * r.consequence)::smallint as score,
+        case when r.likelihood * r.consequence >= 20 then 'I' when r.likelihood * r.consequence >= 9 then 'II' when r.likelihood * r.consequence >= 4 then 'III' else 'IV' end as level,
+        o.level as old_level, o.since as old_since
+      from rated r left join pipe_risks o on o.pipe_row_id = r.pipe_row_id`);
+    const [{ changed }] = await queryRows<{ changed: number }>(
+      t,
+      sql`with inserted as (insert into pipe_risk_changes (enterprise_id, pipe_row_id, changed_on, from_level, to_level)
+            select ${enterpriseId}, pipe_row_id, ${today}::date, old_level, level from risk_new where old_level is not null and old_level <> level returning 1)
+          select count(*)::int as changed from inserted`,
+    );
+    await t.execute(sql`delete from pipe_risks where enterprise_id = ${enterpriseId}`);
+    await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, level, masked, assessed_on, since)
+      select pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, level, masked, ${today}::date,
+        case when old_level = level then old_since else ${today}::date end from risk_new`);
+    const rows = await queryRows<{ network_type: string; level: RiskLevel; segments: number; masked: number }>(
+      t,
+      sql`select p.network_type, n.level, count(*)::int as segments, count(*) filter (where n.masked)::int as masked from risk_new n join pipes p on p.id = n.pipe_row_id group by 1, 2`,
+    );
+    const figures: AssessmentFigures = { segments: 0, levels: { I: 0, II: 0, III: 0, IV: 0 }, byNetwork: {}, masked: 0, changed: Number(changed) };
+    for (const r of rows) {
+      figures.segments += Number(r.segments);
+      figures.masked += Number(r.masked);
+      figures.levels[r.level] += Number(r.segments);
+      (figures.byNetwork[r.network_type] ??= { I: 0, II: 0, III: 0, IV: 0 })[r.level] += Number(r.segments);
+    }
+    return figures;
+  });
+}

@@ -1,0 +1,88 @@
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { pipeRiskRuns } from '../../db/schema.ts';
+import { uniqueViolation } from '../../db/errors.ts';
+import { conflict } from '../../http/errors.ts';
+import { bumpPipesVersion } from '../tiles/service.ts';
+import { assessNetwork, getRiskWeights } from './assess.ts';
+
+/** A running assessment older than this died with its server. */
+const STALE_MINUTES = 60;
+
+/**
+ * Assessments of an enterprise's network, one at a time per enterprise across instances (the run
+ * row is the lock: a unique index over running runs). Requests while one runs here are folded
+ * into one more run after it, so inputs that change during a run are assessed too.
+ */
+export class PipeRiskJobs {
+  private readonly running = new Map<number, Promise<unknown>>();
+  private readonly again = new Map<number, string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  /** Assesses now; refused (409) while another assessment of the enterprise runs anywhere. */
+  async runNow(enterpriseId: number, reason: string, now = new Date()) {
+    await this.db
+      .update(pipeRiskRuns)
+      .set({ status: 'failed', error: 'interrupted', finishedAt: new Date() })
+      .where(and(eq(pipeRiskRuns.enterpriseId, enterpriseId), eq(pipeRiskRuns.status, 'running'), lt(pipeRiskRuns.startedAt, sql`now() - make_interval(mins => ${STALE_MINUTES})`)));
+    const weights = await getRiskWeights(this.db, enterpriseId);
+    let run: typeof pipeRiskRuns.$inferSelect;
+    try {
+      [run] = await this.db.insert(pipeRiskRuns).values({ enterpriseId, status: 'running', reason, weights }).returning();
+    } catch (error) {
+      if (uniqueViolation(error)) throw conflict('pipeRisk.running');
+      throw error;
+    }
+    const work = (async () => {
+      try {
+        const figures = await assessNetwork(this.db, enterpriseId, weights, now);
+        const [done] = await this.db
+          .update(pipeRiskRuns)
+          .set({ status: 'succeeded', finishedAt: new Date(), segments: figures.segments, levels: figures.levels, byNetwork: figures.byNetwork, masked: figures.masked, changed: figures.changed })
+          .where(eq(pipeRiskRuns.id, run.id))
+          .returning();
+        // The risk map's tiles carry the level: made again.
+        await bumpPipesVersion(this.db, enterpriseId);
+        return done;
+      } catch (error) {
+        this.log?.error({ err: error, enterpriseId }, 'pipe risk assessment failed');
+        await this.db.update(pipeRiskRuns).set({ status: 'failed', finishedAt: new Date(), error: 'the assessment failed; see the server log' }).where(eq(pipeRiskRuns.id, run.id));
+        throw error;
+      }
+    })();
+    this.running.set(enterpriseId, work);
+    try {
+      return await work;
+    } finally {
+      this.running.delete(enterpriseId);
+      const reasonAgain = this.again.get(enterpriseId);
+      if (reasonAgain) {
+        this.again.delete(enterpriseId);
+        this.request(enterpriseId, reasonAgain);
+      }
+    }
+  }
+
+  /** Asks for an assessment in the background (after an input changed); never throws. */
+  request(enterpriseId: number, reason: string) {
+    if (this.running.has(enterpriseId)) return void this.again.set(enterpriseId, reason);
+    void this.runNow(enterpriseId, reason).catch((error) => {
+      // Running on another instance: it will not see this change, so ask again shortly.
+      if ((error as { statusCode?: number }).statusCode === 409) setTimeout(() => this.request(enterpriseId, reason), 30_000).unref();
+    });
+  }
+
+  /** Waits for what runs here (tests, shutdown). */
+  async idle() {
+    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+  }
+
+  latest(enterpriseId: number, limit = 20) {
+    return this.db.select().from(pipeRiskRuns).where(eq(pipeRiskRuns.enterpriseId, enterpriseId)).orderBy(desc(pipeRiskRuns.startedAt), desc(pipeRiskRuns.id)).limit(limit);
+  }
+}

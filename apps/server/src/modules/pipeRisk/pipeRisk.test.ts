@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { metresPerDegree } from '../../geo/local.ts';
+import { pipeRiskRuns } from '../../db/schema.ts';
+
+const demo = useDemoServer();
+type Api = ReturnType<typeof as>;
+
+// A quiet place far from the demo city: only the fixture's pipes and site are here.
+const LON = 121.9, LAT = 31.5;
+const [M_LON, M_LAT] = metresPerDegree(LAT);
+const east = (metres: number) => LON + metres / M_LON;
+const north = (metres: number) => LAT + metres / M_LAT;
+
+async function addPipe(api: Api, payload: Record<string, unknown>) {
+  const response = await api({ method: 'POST', url: '/api/pipelines', payload });
+  expect(response.statusCode, response.body).toBe(200);
+}
+async function assess(api: Api) {
+  const response = await api({ method: 'POST', url: '/api/pipe-risk/runs' });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().result;
+}
+const risk = async (api: Api, pipeId: string) => {
+  const { list } = (await api({ method: 'GET', url: `/api/pipe-risk/pipes?keyword=${pipeId}` })).json().result;
+  return list.find((r: { pipeId: string }) => r.pipeId === pipeId);
+};
+
+describe('composite risk per pipe segment', () => {
+  it('scores each factor, weighs likelihood and consequence, places R on the matrix and flags a factor at its maximum', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    // A: an old steel gas main, DN100, medium pressure, with road works 2 m beside it.
+    await addPipe(api, { pipeId: 'RISK-A', networkType: 'gas', material: 'steel', diameterMm: 100, pressureClass: '中压', installYear: 1980, geometry: { type: 'LineString', coordinates: [[LON, LAT], [LON, north(100)]] } });
+    // B: a young PE water pipe, DN300, laid 0.8 m deep, 1 km east.
+    await addPipe(api, { pipeId: 'RISK-B', networkType: 'water', material: 'PE', diameterMm: 300, installYear: 2020, depthM: 0.8, geometry: { type: 'LineString', coordinates: [[east(1000), LAT], [east(1000), north(100)]] } });
+    const site = (await api({ method: 'POST', url: '/api/construction/sites', payload: { siteNo: 'RISK-SITE', name: '道路施工', buildType: 'road', point: [east(-12), north(50)], radiusM: 10 } })).json().result;
+    const works = { high: 5, medium: 4, low: 3, none: 2 }[site.criticality as 'high' | 'medium' | 'low' | 'none'];
+
+    const run = await assess(api);
+    expect(run).toMatchObject({ status: 'succeeded', reason: 'manual' });
+    const a = await risk(api, 'RISK-A');
+    // Age 46 years -> 5, steel +1 (capped at 5); DN100 -> 4; the works by the site's criticality.
+    expect(a.factors).toEqual({ ageMaterial: 5, diameter: 4, leaks: 1, settlement: 1, construction: works, riskAreas: 1, weather: 1, medium: 5, size: 3 });
+    // Default weights: L = 5*.2 + 4*.1 + 1*.2 + 1*.15 + works*.15 + 1*.1 + 1*.1; C = 5*.6 + 3*.4 = 4.2 -> 4.
+    const likelihood = Math.round(1 + 0.4 + 0.2 + 0.15 + works * 0.15 + 0.1 + 0.1);
+    expect(a).toMatchObject({ likelihood, consequence: 4, score: likelihood * 4, masked: true });
+    const b = await risk(api, 'RISK-B');
+    // Age 6 -> 1, PE -1 (at least 1); DN300 -> 2; L = 1*.2 + 2*.1 + .2 + .15 + .15 + .1 + .1 = 1.1 -> 1; C = 3*.6 + 3*.4 = 3.
+    expect(b).toMatchObject({ factors: { ageMaterial: 1, diameter: 2, leaks: 1, settlement: 1, construction: 1, riskAreas: 1, weather: 1, medium: 3, size: 3 }, likelihood: 1, consequence: 3, score: 3, level: 'IV', masked: false });
+
+    // The list: worst first, level and masking filters, totals from the run's figures.
+    const masked = (await api({ method: 'GET', url: '/api/pipe-risk/pipes?masked=true&keyword=RISK-' })).json().result;
+    expect(masked.list.map((r: { pipeId: string }) => r.pipeId)).toEqual(['RISK-A']);
+    const summary = (await api({ method: 'GET', url: '/api/pipe-risk/summary' })).json().result;
+    const all = (await api({ method: 'GET', url: '/api/pipe-risk/pipes?pageSize=1' })).json().result;
+    expect(all.total).toBe(summary.segments);
+    const blue = (await api({ method: 'GET', url: '/api/pipe-risk/pipes?level=IV&pageSize=1000' })).json().result;
+    expect(blue.total).toBe(summary.levels.IV);
+    expect(blue.list.every((r: { level: string; score: number }) => r.level === 'IV' && r.score <= 3)).toBe(true);
+
+    // Explained: the site that set the works factor.
+    const explained = (await api({ method: 'GET', url: `/api/pipe-risk/pipes/${a.pipeRowId}` })).json().result;
+    expect(explained.sources.construction.map((s: { siteNo: string }) => s.siteNo)).toEqual(['RISK-SITE']);
+    expect(explained.history).toEqual([]);
+  });
+
+  it('weights set by an admin assess the network again; the change of level is kept with its day', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const before = await risk(api, 'RISK-A');
+    const refused = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 0, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 1, size: 0 } } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('likelihood: give at least one factor a weight above 0');
+    // Age alone: A's likelihood 5, C 4 -> R 20, major.
+    const saved = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 1, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 0.6, size: 0.4 } } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await demo.app.pipeRisk.idle();
+    const after = await risk(api, 'RISK-A');
+    expect(after).toMatchObject({ likelihood: 5, score: 20, level: 'I' });
+    const explained = (await api({ method: 'GET', url: `/api/pipe-risk/pipes/${after.pipeRowId}` })).json().result;
+    expect(explained.history).toEqual([{ changedOn: after.assessedOn, fromLevel: before.level, toLevel: 'I' }]);
+    const runs = (await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result;
+    expect(runs[0]).toMatchObject({ reason: 'weights', status: 'succeeded' });
+    expect(runs[0].changed).toBeGreaterThan(0);
+  });
+
+  it('a cold wave in force over a shallow water pipe raises its weather factor', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    const polygon = [[LAT - 0.01, LON - 0.01], [LAT - 0.01, LON + 0.03], [LAT + 0.01, LON + 0.03], [LAT + 0.01, LON - 0.01], [LAT - 0.01, LON - 0.01]].map(([y, x]) => `${y},${x}`).join(' ');
+    const cap = `<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>risk-cold-${Date.now()}</identifier><sender>test</sender><sent>${at(-60)}</sent><status>Actual</status><msgType>Alert</msgType><scope>Public</scope>
+      <info><event>寒潮</event><urgency>Expected</urgency><severity>Moderate</severity><certainty>Likely</certainty><onset>${at(-60)}</onset><expires>${at(300)}</expires><headline>寒潮黄色预警</headline><area><areaDesc>x</areaDesc><polygon>${polygon}</polygon></area></info></alert>`;
+    const kept = await api({ method: 'POST', url: '/api/weather/uploads', ...multipartFile('file', 'cold.xml', cap) });
+    expect(kept.statusCode, kept.body).toBe(200);
+    await assess(api);
+    const b = await risk(api, 'RISK-B');
+    expect(b.factors.weather).toBe(3); // yellow
+    const explained = (await api({ method: 'GET', url: `/api/pipe-risk/pipes/${b.pipeRowId}` })).json().result;
+    expect(explained.sources.weather).toEqual([expect.objectContaining({ type: 'coldWave', level: 'III' })]);
+  });
+
+  it('one assessment at a time; exports the list; each enterprise sees only its own segments', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const [held] = await demo.database.db.insert(pipeRiskRuns).values({ enterpriseId: demo.ids.gas, status: 'running', reason: 'test', weights: { likelihood: {} as never, consequence: {} as never } }).returning();
+    const busy = await api({ method: 'POST', url: '/api/pipe-risk/runs' });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().message).toBe('A risk assessment is already running for this enterprise');
+    await demo.database.db.delete(pipeRiskRuns).where((await import('drizzle-orm')).eq(pipeRiskRuns.id, held.id));
+
+    const csv = (await api({ method: 'GET', url: '/api/pipe-risk/pipes/export?format=csv&keyword=RISK-' })).body;
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    expect(header).toContain('pipeId,networkType,material,diameterMm,installYear,lengthM,ageMaterial,diameter,leaks');
+    expect(lines.map((l) => /RISK-[AB]/.exec(l)?.[0]).sort()).toEqual(['RISK-A', 'RISK-B']);
+
+    const a = await risk(api, 'RISK-A');
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    expect((await water({ method: 'GET', url: `/api/pipe-risk/pipes/${a.pipeRowId}` })).statusCode).toBe(404);
+    expect((await water({ method: 'GET', url: '/api/pipe-risk/pipes?keyword=RISK-' })).json().result.list).toEqual([]);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    expect((await viewer({ method: 'POST', url: '/api/pipe-risk/runs' })).statusCode).toBe(403);
+    expect((await viewer({ method: 'GET', url: '/api/pipe-risk/pipes' })).statusCode).toBe(200);
+  });
+});

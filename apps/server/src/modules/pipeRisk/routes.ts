@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParams, pipeRiskListQuery, riskWeightsBody, type Action, type RiskWeights } from '@console/contract';
+import type { Access } from '../../http/context.ts';
+import { ok } from '../../http/envelope.ts';
+import { requireEnterprise } from '../../http/access.ts';
+import { EXPORT_FORMATS } from '../exports/features.ts';
+import { getRiskWeights } from './assess.ts';
+import { exportPipeRisks } from './export.ts';
+import type { PipeRiskJobs } from './jobs.ts';
+import * as service from './service.ts';
+
+const tags = ['pipe risk'];
+const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
+/** The weights are the enterprise's setting: its admins set them. */
+const settings: { access: Access } = { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } };
+
+/** Composite risk per pipe segment: the list worst first, one segment explained, the runs, the weights. */
+export const pipeRiskRoutes: FastifyPluginAsync<{ jobs: PipeRiskJobs }> = async (app, { jobs }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+
+  api.get('/pipes', { config: risk('query'), schema: { tags, summary: 'Assessed segments, worst first, with filters and pages', querystring: pipeRiskListQuery } }, async (request) =>
+    ok(request, await service.listPipeRisks(db, requireEnterprise(request).id, request.query)),
+  );
+  api.get(
+    '/pipes/export',
+    { config: risk('export'), schema: { tags, summary: 'The (filtered) risk list as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeRiskListQuery.omit({ page: true, pageSize: true }).extend({ format: z.enum(EXPORT_FORMATS).default('csv') }) } },
+    async (request, reply) => {
+      const { format, ...filters } = request.query;
+      const file = exportPipeRisks(await service.pipeRiskPages(db, requireEnterprise(request).id, filters), format);
+      return reply.type(file.type).header('content-disposition', `attachment; filename="pipe-risk.${file.extension}"`).send(file.stream);
+    },
+  );
+  api.get('/pipes/:id', { config: risk('get'), schema: { tags, summary: "One segment's assessment with what set each factor and its changes of level", params: idParams } }, async (request) =>
+    ok(request, await service.explainPipeRisk(db, requireEnterprise(request).id, request.params.id)),
+  );
+  api.get('/summary', { config: risk('query'), schema: { tags, summary: 'The latest assessment: segments by level and network, masked, changed' } }, async (request) =>
+    ok(request, await service.latestRun(db, requireEnterprise(request).id)),
+  );
+  api.get('/runs', { config: risk('query'), schema: { tags, summary: 'The latest assessments, newest first' } }, async (request) => ok(request, await jobs.latest(requireEnterprise(request).id)));
+  api.post('/runs', { config: settings, schema: { tags, summary: 'Assess the whole network now (admins); one assessment at a time' } }, async (request) =>
+    ok(request, await jobs.runNow(requireEnterprise(request).id, 'manual'), 'pipeRisk.started'),
+  );
+  api.get('/weights', { config: risk('query'), schema: { tags, summary: 'The factor weights (defaults until an admin sets them)' } }, async (request) => ok(request, await getRiskWeights(db, requireEnterprise(request).id)));
+  api.put('/weights', { config: settings, schema: { tags, summary: 'Set the factor weights (admins); the network is assessed again', body: riskWeightsBody } }, async (request) => {
+    const enterpriseId = requireEnterprise(request).id;
+    await service.saveRiskWeights(db, enterpriseId, request.body as RiskWeights);
+    jobs.request(enterpriseId, 'weights');
+    return ok(request, request.body, 'pipeRisk.weightsSaved');
+  });
+};
