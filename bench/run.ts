@@ -10,7 +10,8 @@
  *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
  *     against the same tiles made by PostGIS ST_AsMVT in the same run;
  *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts);
- *  5. construction sites measured against the pipes, against PostGIS geography, with a check (bench/construction.ts).
+ *  5. construction sites measured against the pipes, against PostGIS geography, with a check (bench/construction.ts);
+ *  6. composite pipe risk over the network on PGlite against PostgreSQL (bench/pipeRisk.ts).
  * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
  * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
  */
@@ -37,6 +38,7 @@ import { writeGeoJson } from './files.ts';
 import { measureConsoleWeight } from './console.ts';
 import { benchSettlement } from './settlement.ts';
 import { benchConstruction } from './construction.ts';
+import { benchPipeRisk } from './pipeRisk.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
 
@@ -328,6 +330,7 @@ async function main() {
     // 4. Settlement: ingest and the pipe-point join.
     await benchSettlement(say);
     await benchConstruction(say);
+    await benchPipeRisk(say);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,3 +1,5 @@
+import { RISK_LEVEL_COLORS } from './riskAreas.ts';
+
 /** Weather: hourly values and the warning signals the China Meteorological Administration grades (DOMAIN: weather). */
 
 export const WARNING_TYPES = ['rainstorm', 'coldWave', 'gale', 'heat'] as const;
@@ -5,7 +7,8 @@ export type WarningType = (typeof WARNING_TYPES)[number];
 /** Level I (red, highest) to IV (blue). */
 export const WARNING_LEVELS = ['I', 'II', 'III', 'IV'] as const;
 export type WarningLevel = (typeof WARNING_LEVELS)[number];
-export const WARNING_LEVEL_COLORS: Record<WarningLevel, string> = { I: '#f5222d', II: '#fa8c16', III: '#fadb14', IV: '#1677ff' };
+/** The same four colours as risk levels (red, orange, yellow, blue). */
+export const WARNING_LEVEL_COLORS: Record<WarningLevel, string> = RISK_LEVEL_COLORS;
 
 /** One hour of weather at a place: what fell in the hour ending at `time`, and the state at `time`. */
 export interface WeatherHour {

@@ -26,7 +26,7 @@ import { getArea, getLength } from 'ol/sphere';
 import type VectorTile from 'ol/VectorTile';
 import type BaseLayer from 'ol/layer/Base';
 import 'ol/ol.css';
-import { HEADERS, type AreaGeometry, type BBox, type LineGeometry, type MapSettings, type NetworkType } from '@console/contract';
+import { HEADERS, RISK_LEVEL_COLORS, type AreaGeometry, type BBox, type LineGeometry, type MapSettings, type NetworkType, type RiskLevel } from '@console/contract';
 import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
 import { materialLabel } from '../utils/format.ts';
 
@@ -53,7 +53,13 @@ export interface MapLayerVisibility {
   networks: NetworkType[];
   /** 0..1 per layer; 1 when not given. */
   opacity?: Partial<Record<'basemap' | 'areas' | 'pipes', number>>;
+  /** Pipes coloured by network (default) or by composite risk level (the four-colour risk map). */
+  colourBy?: 'network' | 'risk';
 }
+
+/** Not assessed yet, on the risk map. */
+const UNASSESSED_COLOR = '#bfbfbf';
+const RISK_Z_INDEX: Record<string, number> = { I: 4, II: 3, III: 2, IV: 1 };
 
 export interface MapArea {
   id: number;
@@ -233,7 +239,7 @@ const formatArea = (squareMetres: number) =>
   squareMetres < 1e6 ? `${Math.round(squareMetres).toLocaleString()} m² (${(squareMetres / 1e4).toFixed(2)} ha)` : `${(squareMetres / 1e6).toFixed(3)} km²`;
 
 
-function pipeStyle(visible: Set<string>, srid: number) {
+function pipeStyle(visible: Set<string>, srid: number, colourBy: 'network' | 'risk') {
   const cache = new Map<string, Style>();
   return (feature: FeatureLike, resolution: number) => {
     const type = String(feature.get('networkType'));
@@ -241,9 +247,14 @@ function pipeStyle(visible: Set<string>, srid: number) {
     const diameter = Number(feature.get('diameterMm') ?? 100);
     // Wider for bigger pipes, thinner when zoomed out (resolution in map units per pixel).
     const zoomedOut = resolution > DETAIL_RESOLUTION[srid];
-    const width = (diameter >= 800 ? 3 : diameter >= 300 ? 2 : 1.2) * (zoomedOut ? 0.6 : 1);
-    const key = `${type}:${width}`;
-    if (!cache.has(key)) cache.set(key, new Style({ stroke: new Stroke({ color: NETWORK_MAP_COLOR[type as NetworkType] ?? '#595959', width }), zIndex: NETWORK_Z_INDEX[type as NetworkType] ?? 1 }));
+    const width = (diameter >= 800 ? 3 : diameter >= 300 ? 2 : 1.2) * (zoomedOut ? 0.6 : 1) * (colourBy === 'risk' ? 1.5 : 1);
+    const level = colourBy === 'risk' ? String(feature.get('riskLevel') ?? '') : '';
+    const key = `${type}:${width}:${level}`;
+    if (!cache.has(key)) {
+      const color = colourBy === 'risk' ? (RISK_LEVEL_COLORS[level as RiskLevel] ?? UNASSESSED_COLOR) : (NETWORK_MAP_COLOR[type as NetworkType] ?? '#595959');
+      // On the risk map the worst lie on top.
+      cache.set(key, new Style({ stroke: new Stroke({ color, width }), zIndex: colourBy === 'risk' ? (RISK_Z_INDEX[level] ?? 0) : (NETWORK_Z_INDEX[type as NetworkType] ?? 1) }));
+    }
     return cache.get(key);
   };
 }
@@ -366,7 +377,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     l.basemap?.setOpacity(visibility.opacity?.basemap ?? 1);
     l.areas.setVisible(visibility.areas);
     l.areas.setOpacity(visibility.opacity?.areas ?? 1);
-    l.pipes.setStyle(pipeStyle(new Set(visibility.networks), settings.srid));
+    l.pipes.setStyle(pipeStyle(new Set(visibility.networks), settings.srid, visibility.colourBy ?? 'network'));
     l.pipes.setOpacity(visibility.opacity?.pipes ?? 1);
   }, [visibility, settings]);
 

@@ -1,16 +1,22 @@
 import { useMemo, useState } from 'react';
-import { Alert, Card, Checkbox, Descriptions, Drawer, Skeleton, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Drawer, Skeleton, Space, Switch, Typography } from 'antd';
+import { UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NETWORK_TYPES, type NetworkType } from '@console/contract';
+import { NETWORK_TYPES, RISK_LEVEL_COLORS, RISK_LEVELS, type NetworkType } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
 import { MapView, NETWORK_MAP_COLOR, type MapLayerVisibility } from '../../components/MapView.tsx';
+import { pipeRiskApi } from '../../api/pipeRisk.ts';
+import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
 import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
 
-/** All project areas and the whole network of the enterprise, with a layer switcher and legend. */
+/**
+ * All project areas and the whole network of the enterprise, with a layer switcher and legend; the
+ * four-colour risk map (pipes by composite risk level) with the risk list beside it.
+ */
 export default function EnterpriseMapPage() {
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
@@ -18,6 +24,10 @@ export default function EnterpriseMapPage() {
   const projects = useQuery({ queryKey: ['projects', enterpriseID, '', undefined], queryFn: () => projectApi.list({}) });
   const [visibility, setVisibility] = useState<MapLayerVisibility>({ basemap: true, areas: true, networks: [...NETWORK_TYPES] });
   const [picked, setPicked] = useState<Record<string, unknown> | null>(null);
+  const [riskList, setRiskList] = useState(false);
+  const [riskPipe, setRiskPipe] = useState<number | null>(null);
+  const riskDetail = useQuery({ queryKey: ['pipe-risk', enterpriseID, 'one', riskPipe], queryFn: () => pipeRiskApi.get(riskPipe!), enabled: riskPipe !== null });
+  const byRisk = visibility.colourBy === 'risk';
   const areas = useMemo(() => (projects.data?.result ?? []).map((p) => ({ id: p.id, name: p.name, area: p.area })), [projects.data]);
   // Only the networks the enterprise has in its projects are offered in the legend.
   const networks = useMemo(() => {
@@ -29,7 +39,12 @@ export default function EnterpriseMapPage() {
   if (!settings.data) return <Skeleton active />;
   return (
     <div style={{ position: 'relative' }} data-testid="enterprise-map">
-      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} />
+      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} highlight={riskPipe !== null ? (riskDetail.data?.result.geometry ?? null) : null} />
+      {riskList && (
+        <Card size="small" title={t('pipeRisk.list')} style={{ position: 'absolute', top: 12, left: 12, width: 640, maxHeight: 'calc(100vh - 180px)', overflow: 'auto' }} extra={<Button size="small" type="text" onClick={() => setRiskList(false)}>×</Button>}>
+          <PipeRiskPanel onSelect={(row) => setRiskPipe(row?.pipeRowId ?? null)} />
+        </Card>
+      )}
       <Card size="small" title={t('map.layers')} style={{ position: 'absolute', top: 12, right: 12, width: 220 }} data-testid="layer-switcher">
         <Space direction="vertical" style={{ width: '100%' }}>
           <Space>
@@ -40,6 +55,21 @@ export default function EnterpriseMapPage() {
             <Switch size="small" checked={visibility.areas} onChange={(areasOn) => setVisibility((v) => ({ ...v, areas: areasOn }))} />
             {t('map.areas')}
           </Space>
+          <Space>
+            <Switch size="small" checked={byRisk} onChange={(on) => setVisibility((v) => ({ ...v, colourBy: on ? 'risk' : 'network' }))} data-testid="layer-risk" />
+            {t('pipeRisk.riskMap')}
+          </Space>
+          {byRisk && (
+            <Space direction="vertical" size={2} data-testid="risk-legend">
+              {RISK_LEVELS.map((l) => (
+                <span key={l}>
+                  <span style={{ display: 'inline-block', width: 18, height: 5, background: RISK_LEVEL_COLORS[l], verticalAlign: 'middle', marginRight: 6 }} />
+                  {t(`pipeRisk.levelName.${l}`)}
+                </span>
+              ))}
+              <Button size="small" icon={<UnorderedListOutlined />} onClick={() => setRiskList((v) => !v)} data-testid="risk-list-toggle">{t('pipeRisk.list')}</Button>
+            </Space>
+          )}
           <Typography.Text type="secondary">{t('map.pipes')}</Typography.Text>
           <Checkbox.Group
             value={visibility.networks}

@@ -11,6 +11,7 @@ import { MapView } from '../../components/MapView.tsx';
 import { Authorized } from '../../components/Authorized.tsx';
 import { useSession } from '../../stores/session.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
+import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
 import { NETWORK_COLOR, PipeLengths, PoiFigures, STATUS_COLOR } from './ProjectListPage.tsx';
 
 /** One project's details and key figures; the current project id is kept in session storage. */
@@ -84,6 +85,9 @@ export default function ProjectInfoPage() {
           <MapView settings={settings.data.result} areas={areas} fitAreas height={420} />
         </div>
       )}
+      <Card size="small" type="inner" title={t('pipeRisk.title')} style={{ marginTop: 16 }}>
+        <PipeRiskPanel projectId={p.id} />
+      </Card>
       <ProjectFormModal open={editing} project={p} onClose={() => setEditing(false)} />
     </Card>
   );
