@@ -30,7 +30,8 @@ function reasonOf(t: TFunction, d: PipeRiskDetail, factor: RiskFactor): string {
     case 'medium':
       return r('medium', { network: t(`network.${d.networkType}`) });
     case 'size':
-      return r('size', { pressure: d.pressureClass ?? '-', d: d.diameterMm ?? '-' });
+      // Gas by its pressure class, the others by diameter.
+      return d.networkType === 'gas' ? r('size', { pressure: d.pressureClass ?? '-' }) : d.diameterMm === null ? r('diameterUnknown') : r('sizeDiameter', { d: d.diameterMm });
   }
 }
 
