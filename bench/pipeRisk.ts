@@ -29,7 +29,9 @@ export async function benchPipeRisk(say: (line: string) => void) {
       const db = database.db;
       await seedDemo(db, { cityPipes: PIPES, settlementPoints: 0, assessRisk: false });
       const [{ id }] = (await db.execute(sql`select id from enterprises order by id limit 1`)).rows as { id: number }[];
-      await db.execute(sql`update pipes set enterprise_id = ${id}`);
+      // In batches: one update of a million rows runs PGlite out of memory (its foreign-key checks).
+      const [{ max }] = (await db.execute(sql`select max(id)::int as max from pipes`)).rows as { max: number }[];
+      for (let from = 0; from <= max; from += 100_000) await db.execute(sql`update pipes set enterprise_id = ${id} where id > ${from} and id <= ${from + 100_000} and enterprise_id <> ${id}`);
       await db.execute(sql`vacuum analyze`);
       enterprise[i] = id;
     }

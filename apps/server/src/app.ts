@@ -71,6 +71,9 @@ const CONSOLE_CSP = {
   upgradeInsecureRequests: null,
 };
 
+/** Routes whose writes change what composite pipe risk is made of. */
+const RISK_INPUTS = /^\/api\/(pipelines|leaks|settlement|construction|risk-areas|weather)\//;
+
 /** API answers are data, never pages: nothing may load from them or frame them. */
 const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"], upgradeInsecureRequests: null };
 
@@ -104,7 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const weatherSchedule = new WeatherSchedule(database.db);
   weatherSchedule.start();
   // Every pipe's composite risk, assessed again when what it is made of changes.
-  const pipeRisk = new PipeRiskJobs(database.db, app.log);
+  const pipeRisk = new PipeRiskJobs(database.db, app.log, config.riskDelayMs);
+  importRunner.whenFinished((job) => pipeRisk.soon(job.enterpriseId, 'change'));
   app.decorate('pipeRisk', pipeRisk);
   app.addHook('onClose', async () => {
     await weatherSchedule.close();
@@ -181,6 +185,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.url.startsWith('/api/')) {
       changes.publish({ enterpriseId: request.enterprise?.id ?? null });
+      // A change to what a pipe's risk is made of: the network is assessed again shortly.
+      if (request.enterprise && RISK_INPUTS.test(request.url)) pipeRisk.soon(request.enterprise.id, 'change');
     }
     done(null, payload);
   });
@@ -230,7 +236,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await remeasureSites(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
         await remeasureAreas(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
         void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
-        pipeRisk.request(enterpriseId, 'import');
       };
       // A pipe edited by hand: the sites and areas near its old and new place are measured again.
       const afterEdit = async (enterpriseId: number, boxes: BBox[]) => {

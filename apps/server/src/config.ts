@@ -22,6 +22,8 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-For from a load balancer (TRUST_PROXY=true), for the sign-in lockout by address. */
   trustProxy: boolean;
+  /** The network's risk is assessed again this long after the last change to what it is made of (ms; 0: only when asked). */
+  riskDelayMs: number;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -45,7 +47,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     photoLimit: megabytes(env, 'PHOTO_LIMIT_MB', 10),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
+    riskDelayMs: seconds(env, 'RISK_ASSESS_DELAY_S', 60) * 1000,
   };
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!(value >= 0)) throw new Error(`${name}: must be a number of seconds, 0 or more: ${env[name]}`);
+  return value;
 }
 
 function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -44,7 +44,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   // A small demo city keeps every test file's database quick to make.
   await seedDemo(database.db, { cityPipes: TEST_CITY_PIPES });
   const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
-  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, ...overrides };
+  // No assessment of the network behind a test's back (a test asks for one, or sets a delay).
+  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, ...overrides };
   const app = await buildApp({ config, database });
   await app.ready();
   return {

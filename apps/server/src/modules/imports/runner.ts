@@ -15,6 +15,7 @@ export const HEARTBEAT_MS = 5_000;
 export class JobRunner {
   private readonly running = new Map<number | string, { controller: AbortController; done: Promise<void> }>();
   private heartbeat: NodeJS.Timeout | null = null;
+  private readonly finished = new Set<(job: { id: number | string; enterpriseId: number }) => void>();
 
   constructor(
     private readonly db: Db,
@@ -29,10 +30,16 @@ export class JobRunner {
       this.running.delete(jobId);
       // What the job wrote is seen by every cached read.
       this.changes?.publish({ enterpriseId: job.enterpriseId });
+      for (const listener of this.finished) listener(job);
       if (this.running.size === 0) this.stopHeartbeat();
     });
     this.running.set(jobId, { controller, done });
     this.heartbeat ??= setInterval(() => void this.beat(), HEARTBEAT_MS).unref();
+  }
+
+  /** Called when any job or analysis of this process ends (what it wrote may change derived figures). */
+  whenFinished(listener: (job: { id: number | string; enterpriseId: number }) => void) {
+    this.finished.add(listener);
   }
 
   private stopHeartbeat() {

@@ -18,11 +18,27 @@ const STALE_MINUTES = 60;
 export class PipeRiskJobs {
   private readonly running = new Map<number, Promise<unknown>>();
   private readonly again = new Map<number, string>();
+  private readonly waiting = new Map<number, NodeJS.Timeout>();
 
   constructor(
     private readonly db: Db,
     private readonly log?: FastifyBaseLogger,
+    /** How long after the last change an assessment starts (bursts of edits make one); 0: never by itself. */
+    private readonly delayMs = 0,
   ) {}
+
+  /** What the risk is made of changed: assess again once the changes have stopped for a while. */
+  soon(enterpriseId: number, reason: string) {
+    if (!this.delayMs) return;
+    clearTimeout(this.waiting.get(enterpriseId));
+    this.waiting.set(
+      enterpriseId,
+      setTimeout(() => {
+        this.waiting.delete(enterpriseId);
+        this.request(enterpriseId, reason);
+      }, this.delayMs).unref(),
+    );
+  }
 
   /** Assesses now; refused (409) while another assessment of the enterprise runs anywhere. */
   async runNow(enterpriseId: number, reason: string, now = new Date()) {
@@ -77,8 +93,10 @@ export class PipeRiskJobs {
     });
   }
 
-  /** Waits for what runs here (tests, shutdown). */
+  /** Waits for what runs here (tests, shutdown); assessments not started yet are dropped. */
   async idle() {
+    for (const timer of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 

@@ -120,3 +120,19 @@ describe('composite risk per pipe segment', () => {
     expect((await viewer({ method: 'GET', url: '/api/pipe-risk/pipes' })).statusCode).toBe(200);
   });
 });
+
+describe('assessed again by itself', () => {
+  const quick = useDemoServer({ riskDelayMs: 300 });
+  it('a change to what risk is made of (a site recorded) is followed by an assessment once changes stop', async () => {
+    const api = as(quick.app, await login(quick.app, 'both'), quick.ids.gas);
+    const before = (await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result.length;
+    await api({ method: 'POST', url: '/api/construction/sites', payload: { siteNo: 'SOON-1', name: '施工', buildType: 'road', point: [LON, LAT], radiusM: 10 } });
+    await api({ method: 'POST', url: '/api/construction/sites', payload: { siteNo: 'SOON-2', name: '施工', buildType: 'road', point: [LON, LAT], radiusM: 10 } });
+    await expect.poll(async () => (await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result, { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([expect.objectContaining({ reason: 'change', status: 'succeeded' })]),
+    );
+    // Two changes in a row made one assessment.
+    await quick.app.pipeRisk.idle();
+    expect((await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result.length).toBe(before + 1);
+  });
+});
