@@ -40,8 +40,25 @@ export class PipeRiskJobs {
     );
   }
 
-  /** Assesses now; refused (409) while another assessment of the enterprise runs anywhere. */
+  /** Assesses now; refused (409) while another assessment of the enterprise runs here or anywhere. */
   async runNow(enterpriseId: number, reason: string, now = new Date()) {
+    if (this.running.has(enterpriseId)) throw conflict('pipeRisk.running');
+    // Registered before anything is awaited, so idle() sees it from the first moment.
+    const work = this.assess(enterpriseId, reason, now);
+    this.running.set(enterpriseId, work);
+    try {
+      return await work;
+    } finally {
+      this.running.delete(enterpriseId);
+      const reasonAgain = this.again.get(enterpriseId);
+      if (reasonAgain) {
+        this.again.delete(enterpriseId);
+        this.request(enterpriseId, reasonAgain);
+      }
+    }
+  }
+
+  private async assess(enterpriseId: number, reason: string, now: Date) {
     await this.db
       .update(pipeRiskRuns)
       .set({ status: 'failed', error: 'interrupted', finishedAt: new Date() })
@@ -54,33 +71,20 @@ export class PipeRiskJobs {
       if (uniqueViolation(error)) throw conflict('pipeRisk.running');
       throw error;
     }
-    const work = (async () => {
-      try {
-        const figures = await assessNetwork(this.db, enterpriseId, weights, now);
-        const [done] = await this.db
-          .update(pipeRiskRuns)
-          .set({ status: 'succeeded', finishedAt: new Date(), segments: figures.segments, levels: figures.levels, byNetwork: figures.byNetwork, masked: figures.masked, changed: figures.changed })
-          .where(eq(pipeRiskRuns.id, run.id))
-          .returning();
-        // The risk map's tiles carry the level: made again.
-        await bumpPipesVersion(this.db, enterpriseId);
-        return done;
-      } catch (error) {
-        this.log?.error({ err: error, enterpriseId }, 'pipe risk assessment failed');
-        await this.db.update(pipeRiskRuns).set({ status: 'failed', finishedAt: new Date(), error: 'the assessment failed; see the server log' }).where(eq(pipeRiskRuns.id, run.id));
-        throw error;
-      }
-    })();
-    this.running.set(enterpriseId, work);
     try {
-      return await work;
-    } finally {
-      this.running.delete(enterpriseId);
-      const reasonAgain = this.again.get(enterpriseId);
-      if (reasonAgain) {
-        this.again.delete(enterpriseId);
-        this.request(enterpriseId, reasonAgain);
-      }
+      const figures = await assessNetwork(this.db, enterpriseId, weights, now);
+      const [done] = await this.db
+        .update(pipeRiskRuns)
+        .set({ status: 'succeeded', finishedAt: new Date(), segments: figures.segments, levels: figures.levels, byNetwork: figures.byNetwork, masked: figures.masked, changed: figures.changed })
+        .where(eq(pipeRiskRuns.id, run.id))
+        .returning();
+      // The risk map's tiles carry the level: made again.
+      await bumpPipesVersion(this.db, enterpriseId);
+      return done;
+    } catch (error) {
+      this.log?.error({ err: error, enterpriseId }, 'pipe risk assessment failed');
+      await this.db.update(pipeRiskRuns).set({ status: 'failed', finishedAt: new Date(), error: 'the assessment failed; see the server log' }).where(eq(pipeRiskRuns.id, run.id));
+      throw error;
     }
   }
 
