@@ -46,6 +46,8 @@ import { weatherRoutes } from './modules/weather/routes.ts';
 import { WeatherSchedule } from './modules/weather/provider.ts';
 import { pipeRiskRoutes } from './modules/pipeRisk/routes.ts';
 import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
+import { AlertEngine } from './modules/alerts/engine.ts';
+import { alertRoutes } from './modules/alerts/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
@@ -110,7 +112,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const pipeRisk = new PipeRiskJobs(database.db, app.log, config.riskDelayMs);
   importRunner.whenFinished((job) => pipeRisk.soon(job.enterpriseId, 'change'));
   app.decorate('pipeRisk', pipeRisk);
+  // Alerts raised by the rules shortly after what they read changes, and every few minutes.
+  const sms = options.sms ?? localSmsProvider(database.db, app.log);
+  const alertEngine = new AlertEngine(database, sms, app.log, config.alertDelayMs);
+  await alertEngine.start(config.alertDelayMs > 0);
+  importRunner.whenFinished((job) => alertEngine.soon(job.enterpriseId));
+  pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
+  app.decorate('alerts', alertEngine);
   app.addHook('onClose', async () => {
+    await alertEngine.close();
     await weatherSchedule.close();
     await pipeRisk.idle();
     await importRunner.close();
@@ -186,7 +196,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.url.startsWith('/api/')) {
       changes.publish({ enterpriseId: request.enterprise?.id ?? null });
       // A change to what a pipe's risk is made of: the network is assessed again shortly.
-      if (request.enterprise && RISK_INPUTS.test(request.url)) pipeRisk.soon(request.enterprise.id, 'change');
+      if (request.enterprise && RISK_INPUTS.test(request.url)) {
+        pipeRisk.soon(request.enterprise.id, 'change');
+        alertEngine.soon(request.enterprise.id);
+      }
     }
     done(null, payload);
   });
@@ -224,7 +237,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes, { database });
       await api.register(authRoutes);
-      await api.register(smsRoutes, { sms: options.sms ?? localSmsProvider(database.db, app.log) });
+      await api.register(smsRoutes, { sms });
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
@@ -250,6 +263,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(riskAreaRoutes, { prefix: '/risk-areas', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(weatherRoutes, { prefix: '/weather' });
       await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk });
+      await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({

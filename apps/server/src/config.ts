@@ -24,6 +24,8 @@ export interface Config {
   trustProxy: boolean;
   /** The network's risk is assessed again this long after the last change to what it is made of (ms; 0: only when asked). */
   riskDelayMs: number;
+  /** The alert rules run this long after a change to what they read (ms; 0: only when asked, and no sweep). */
+  alertDelayMs: number;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -48,6 +50,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
     riskDelayMs: seconds(env, 'RISK_ASSESS_DELAY_S', 60) * 1000,
+    alertDelayMs: seconds(env, 'ALERT_CHECK_DELAY_S', 1) * 1000,
   };
 }
 

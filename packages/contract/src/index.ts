@@ -16,3 +16,4 @@ export * from './construction.ts';
 export * from './riskAreas.ts';
 export * from './weather.ts';
 export * from './pipeRisk.ts';
+export * from './alerts.ts';

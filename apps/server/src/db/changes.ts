@@ -1,46 +1,65 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from './client.ts';
+
+/**
+ * Messages to every server on the database: delivered at once in this process, and through
+ * PostgreSQL's LISTEN/NOTIFY in the others (the embedded database has one server). A server's
+ * own notifications come back to its listening connection too; they carry its id and are skipped,
+ * since they were delivered here already.
+ */
+export class Feed<T> {
+  private readonly listeners = new Set<(message: T) => void>();
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly origin = randomUUID();
+
+  constructor(
+    private readonly database: Database,
+    private readonly channel: string,
+  ) {}
+
+  async start() {
+    if (!this.database.listen) return;
+    this.unlisten = await this.database.listen(this.channel, (payload) => {
+      const { origin, message } = JSON.parse(payload) as { origin: string; message: T };
+      if (origin !== this.origin) this.deliver(message);
+    });
+  }
+
+  /** Listens; answers the way to stop listening. */
+  on(listener: (message: T) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  publish(message: T) {
+    this.deliver(message);
+    if (this.database.kind === 'postgres') {
+      this.database.db.execute(sql`select pg_notify(${this.channel}, ${JSON.stringify({ origin: this.origin, message })})`).catch(() => {});
+    }
+  }
+
+  private deliver(message: T) {
+    for (const listener of this.listeners) listener(message);
+  }
+
+  async close() {
+    await this.unlisten?.();
+    this.unlisten = null;
+  }
+}
 
 /** What changed: an enterprise's data, or (null) something of no one enterprise (accounts, tokens). */
 export interface Change {
   enterpriseId: number | null;
 }
 
-const CHANNEL = 'console_changes';
-
 /**
- * Tells every server on the database that data changed, so their caches drop what is stale: at
- * once in this process, and through PostgreSQL's LISTEN/NOTIFY in the others (the embedded
- * database has one server). Caches also expire on their own within a second, should a
- * notification be lost with a connection.
+ * Tells every server that data changed, so their caches drop what is stale. Caches also expire
+ * on their own within a second, should a notification be lost with a connection.
  */
-export class ChangeFeed {
-  private readonly listeners = new Set<(change: Change) => void>();
-  private unlisten: (() => Promise<void>) | null = null;
-
-  constructor(private readonly database: Database) {}
-
-  async start() {
-    if (this.database.listen) this.unlisten = await this.database.listen(CHANNEL, (payload) => this.deliver(JSON.parse(payload) as Change));
-  }
-
-  on(listener: (change: Change) => void) {
-    this.listeners.add(listener);
-  }
-
-  publish(change: Change) {
-    this.deliver(change);
-    if (this.database.kind === 'postgres') {
-      this.database.db.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(change)})`).catch(() => {});
-    }
-  }
-
-  private deliver(change: Change) {
-    for (const listener of this.listeners) listener(change);
-  }
-
-  async close() {
-    await this.unlisten?.();
-    this.unlisten = null;
+export class ChangeFeed extends Feed<Change> {
+  constructor(database: Database) {
+    super(database, 'console_changes');
   }
 }

@@ -14,3 +14,4 @@ export * from './schema/construction.ts';
 export * from './schema/riskAreas.ts';
 export * from './schema/weather.ts';
 export * from './schema/pipeRisk.ts';
+export * from './schema/alerts.ts';

@@ -3,6 +3,7 @@ import type { Action, Language, PermissionId, Role } from '@console/contract';
 import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
 import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
+import type { AlertEngine } from '../modules/alerts/engine.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
 import type { ReadCache } from './cache.ts';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     imports: JobRunner;
     /** Composite pipe risk assessments (one at a time per enterprise). */
     pipeRisk: PipeRiskJobs;
+    /** The alert rules, and the feed of alert events to the live streams. */
+    alerts: AlertEngine;
     /** Tells this server's and the other servers' caches what changed. */
     changes: ChangeFeed;
     access: AccessCache;

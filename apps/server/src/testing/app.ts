@@ -45,7 +45,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   await seedDemo(database.db, { cityPipes: TEST_CITY_PIPES });
   const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
   // No assessment of the network behind a test's back (a test asks for one, or sets a delay).
-  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, ...overrides };
+  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, alertDelayMs: 0, ...overrides };
   const app = await buildApp({ config, database });
   await app.ready();
   return {

@@ -19,6 +19,7 @@ export class PipeRiskJobs {
   private readonly running = new Map<number, Promise<unknown>>();
   private readonly again = new Map<number, string>();
   private readonly waiting = new Map<number, NodeJS.Timeout>();
+  private readonly assessed = new Set<(enterpriseId: number) => void>();
 
   constructor(
     private readonly db: Db,
@@ -26,6 +27,11 @@ export class PipeRiskJobs {
     /** How long after the last change an assessment starts (bursts of edits make one); 0: never by itself. */
     private readonly delayMs = 0,
   ) {}
+
+  /** Called after each successful assessment (the alert rules read its levels). */
+  whenAssessed(listener: (enterpriseId: number) => void) {
+    this.assessed.add(listener);
+  }
 
   /** What the risk is made of changed: assess again once the changes have stopped for a while. */
   soon(enterpriseId: number, reason: string) {
@@ -80,6 +86,7 @@ export class PipeRiskJobs {
         .returning();
       // The risk map's tiles carry the level: made again.
       await bumpPipesVersion(this.db, enterpriseId);
+      for (const listener of this.assessed) listener(enterpriseId);
       return done;
     } catch (error) {
       this.log?.error({ err: error, enterpriseId }, 'pipe risk assessment failed');

@@ -1,0 +1,278 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { alerts, pois, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
+import { queryRows } from '../../db/client.ts';
+import { RULE_NAMES } from './rules.ts';
+
+const demo = useDemoServer();
+type Api = ReturnType<typeof as>;
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const userId = async (username: string) => (await demo.database.db.select({ id: users.id }).from(users).where(eq(users.username, username)))[0].id;
+const step = (api: Api, id: number, name: string, payload: Record<string, unknown> = {}, language = 'en-US') =>
+  api({ method: 'POST', url: `/api/alerts/alerts/${id}/${name}`, payload, headers: { 'accept-language': language } });
+const countByRule = async (enterpriseId: number) =>
+  Object.fromEntries(
+    (await queryRows<{ rule: string; n: number }>(demo.database.db, sql`select rule, count(*)::int as n from alerts where enterprise_id = ${enterpriseId} group by rule`)).map((r) => [r.rule, Number(r.n)]),
+  );
+
+describe('alert rules', () => {
+  it('raise every source once and only once, one open alert per object and rule', async () => {
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    // The composite risk is assessed first: a segment that rose to I or II is a rule's input.
+    expect((await water({ method: 'POST', url: '/api/pipe-risk/runs' })).statusCode).toBe(200);
+    // A rainstorm in force over a waterlogging point whose trigger it met (as the weather module keeps it).
+    const now = Date.now();
+    await demo.database.db.insert(weatherWarnings).values({
+      enterpriseId: demo.ids.water,
+      source: 'derived',
+      basis: 'forecast',
+      type: 'rainstorm',
+      level: 'III',
+      start: new Date(now - 3_600_000),
+      end: new Date(now + 6 * 3_600_000),
+      value: 62.5,
+      levels: [],
+      area: { type: 'Polygon', coordinates: [[[120.1, 30.1], [120.3, 30.1], [120.3, 30.3], [120.1, 30.3], [120.1, 30.1]]] },
+      touches: { pipes: [{ networkType: 'drainage', count: 12, lengthM: 900, why: 'drainageUnderRain' }], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm: 62.5, hours: 3, triggerMm: 50 }], sites: [] },
+    });
+
+    const first = (await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised + (await gas({ method: 'POST', url: '/api/alerts/check' })).json().result.raised;
+    expect(first).toBeGreaterThan(0);
+    const waterRules = await countByRule(demo.ids.water);
+    const gasRules = await countByRule(demo.ids.gas);
+    const byRule = Object.fromEntries(RULE_NAMES.map((rule) => [rule, (waterRules[rule] ?? 0) + (gasRules[rule] ?? 0)]));
+    // The demo has something for every rule: each raised at least one alert.
+    for (const rule of RULE_NAMES) expect(byRule[rule], rule).toBeGreaterThan(0);
+
+    // Checked again (and again at once, as two servers would): nothing new.
+    const again = await Promise.all([water({ method: 'POST', url: '/api/alerts/check' }), water({ method: 'POST', url: '/api/alerts/check' })]);
+    expect(again.map((r) => r.json().result.raised)).toEqual([0, 0]);
+    const duplicates = await queryRows<{ n: number }>(
+      demo.database.db,
+      sql`select count(*)::int as n from (select enterprise_id, rule, object_key from alerts where state not in ('closed', 'falseAlarm') group by 1, 2, 3 having count(*) > 1) d`,
+    );
+    expect(Number(duplicates[0].n)).toBe(0);
+    // Each raised alert starts its timeline.
+    const [timeline] = await queryRows<{ n: number; alerts: number }>(demo.database.db, sql`select (select count(*)::int from alert_events where action = 'raise') as n, (select count(*)::int from alerts) as alerts`);
+    expect(Number(timeline.n)).toBe(Number(timeline.alerts));
+  });
+
+  it('raises a leak left unrepaired again only for a new finding, and only once the open alert is done', async () => {
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const [leakAlert] = await demo.database.db.select().from(alerts).where(and(eq(alerts.enterpriseId, demo.ids.water), eq(alerts.rule, 'leakNotRepaired'))).limit(1);
+    expect(leakAlert.level).toBe('II');
+    expect(leakAlert.value).toBeGreaterThanOrEqual(leakAlert.threshold!);
+    const poiId = leakAlert.objectId!;
+    // Found again later (a new occurrence) while the alert is open: still one alert.
+    await demo.database.db.update(pois).set({ foundAt: new Date(Date.now() - 20 * 86_400_000) }).where(eq(pois.id, poiId));
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(0);
+    // The open one is closed as a false alarm: the new finding raises a new alert, once.
+    expect((await step(water, leakAlert.id, 'falseAlarm', { note: '已在上次巡检中修复' })).statusCode).toBe(200);
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(1);
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(0);
+    // Reopening the old one now would make two open alerts on the POI: refused, naming the open one.
+    const reopen = await step(water, leakAlert.id, 'reopen', { note: 'again' }, 'zh-CN');
+    expect(reopen.statusCode).toBe(409);
+    expect(reopen.json().message).toMatch(/^该对象已有同一规则的未关闭预警（AL-\d{6}）$/);
+    // The allowed days are the enterprise's setting: at 60 days the 20-day-old leak raises nothing new.
+    expect((await water({ method: 'PUT', url: '/api/alerts/settings', payload: { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 60 } })).statusCode).toBe(200);
+    expect((await water({ method: 'GET', url: '/api/alerts/settings' })).json().result.leakRepairDays).toBe(60);
+  });
+});
+
+describe('working an alert', () => {
+  it('follows new -> confirmed -> dispatched -> handling -> handled -> closed, refuses other steps, and texts the assignee of a grave alert', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const raised = await member({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '路面塌陷', level: 'I', point: [120.2, 30.2], note: '市民报告' } });
+    expect(raised.statusCode, raised.body).toBe(200);
+    const alert = raised.json().result;
+    expect(alert).toMatchObject({ rule: 'manual', source: 'manual', state: 'new', level: 'I', subject: '路面塌陷' });
+    expect(alert.code).toMatch(/^AL-\d{6}$/);
+
+    // Refused: dispatch before confirmation (409 in the caller's language), a viewer's step (403).
+    const early = await step(admin, alert.id, 'dispatch', { organisation: '抢修一队', assigneeId: await userId('member') }, 'zh-CN');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(`预警 ${alert.code} 当前为“待确认”，不能派单`);
+    expect((await step(viewer, alert.id, 'confirm')).statusCode).toBe(403);
+    expect((await step(admin, alert.id, 'close')).json().message).toBe(`alert ${alert.code} is new and cannot be closed`);
+
+    const confirmed = (await step(admin, alert.id, 'confirm', { note: '现场核实' })).json().result;
+    expect(confirmed.state).toBe('confirmed');
+    expect(confirmed.firstResponseAt).not.toBeNull();
+    // The assignee must be a working member of this enterprise.
+    const stranger = await step(admin, alert.id, 'dispatch', { organisation: '抢修一队', assigneeId: await userId('newcomer') });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().message).toMatch(/^assigneeId: /);
+    const missing = await step(admin, alert.id, 'dispatch', { assigneeId: await userId('member') }, 'zh-CN');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toMatch(/organisation/);
+
+    const before = Date.now();
+    const dispatched = (await step(admin, alert.id, 'dispatch', { organisation: '抢修一队', assigneeId: await userId('member') })).json().result;
+    expect(dispatched).toMatchObject({ state: 'dispatched', organisation: '抢修一队', assigneeName: '李娜', overdue: false });
+    // Level I: the default deadline is 2 hours after dispatch.
+    const deadline = Date.parse(dispatched.deadline);
+    expect(deadline - before).toBeGreaterThanOrEqual(2 * 3_600_000 - 1000);
+    expect(deadline - before).toBeLessThanOrEqual(2 * 3_600_000 + 5000);
+    const [text] = await demo.database.db.select().from(smsOutbox).where(eq(smsOutbox.phone, '13800000002')).orderBy(sql`id desc`).limit(1);
+    expect(text.body).toContain(alert.code);
+
+    // Only the assignee (or an admin) accepts and reports.
+    const viewerToken = as(demo.app, await login(demo.app, 'both'), demo.ids.water);
+    expect((await step(viewerToken, alert.id, 'accept')).statusCode).toBe(403);
+    expect((await step(member, alert.id, 'accept')).json().result.state).toBe('handling');
+    expect((await step(member, alert.id, 'handle', {})).statusCode).toBe(400);
+    const handled = (await step(member, alert.id, 'handle', { note: '已设置围挡并回填' })).json().result;
+    expect(handled).toMatchObject({ state: 'handled', overdue: false });
+    // The report's photos: at most 3 on the entry, only by its author.
+    const report = handled.events.at(-1);
+    const photo = () => {
+      const body = multipartFile('file', 'site.png', PNG);
+      return member({ method: 'POST', url: `/api/alerts/alerts/${alert.id}/events/${report.id}/photos`, payload: body.payload, headers: body.headers });
+    };
+    const sent = await Promise.all([photo(), photo(), photo(), photo()]);
+    expect(sent.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 400]);
+    const photoId = sent.find((r) => r.statusCode === 200)!.json().result.id;
+    expect((await admin({ method: 'GET', url: `/api/alerts/photos/${photoId}` })).statusCode).toBe(200);
+
+    // Review refused, handled again, closed.
+    expect((await step(admin, alert.id, 'reject', { note: '围挡不足' })).json().result.state).toBe('handling');
+    await step(member, alert.id, 'handle', { note: '已加固' });
+    const closed = (await step(admin, alert.id, 'close', { note: '复核通过' })).json().result;
+    expect(closed.state).toBe('closed');
+    expect(closed.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'dispatch', 'accept', 'handle', 'reject', 'handle', 'close']);
+    expect(closed.events[0]).toMatchObject({ userName: '李娜', note: '市民报告' });
+    expect(closed.events.find((e: { id: number }) => e.id === report.id).photos).toHaveLength(3);
+    // Reopened with a reason: confirmed again, its dispatch cleared.
+    expect((await step(admin, alert.id, 'reopen', {})).statusCode).toBe(400);
+    expect((await step(admin, alert.id, 'reopen', { note: '再次塌陷' })).json().result).toMatchObject({ state: 'confirmed', assigneeId: null, deadline: null, closedAt: null });
+  });
+
+  it('flags a dispatched alert past its deadline as overdue and counts on-time handling', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const make = async (title: string) => (await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title, level: 'III', point: [120.21, 30.21] } })).json().result.id as number;
+    const late = await make('逾期测试');
+    const onTime = await make('按时测试');
+    for (const id of [late, onTime]) await step(admin, id, 'confirm');
+    await step(admin, late, 'dispatch', { organisation: '巡检班', assigneeId: await userId('admin'), deadline: new Date(Date.now() - 60_000).toISOString() });
+    const dispatched = (await step(admin, onTime, 'dispatch', { organisation: '巡检班', assigneeId: await userId('admin') })).json().result;
+    // Level III without a deadline given: 72 hours.
+    expect(Date.parse(dispatched.deadline) - Date.now()).toBeGreaterThan(71 * 3_600_000);
+    for (const id of [late, onTime]) {
+      await step(admin, id, 'accept');
+      await step(admin, id, 'handle', { note: 'done' });
+    }
+    const list = (await admin({ method: 'GET', url: '/api/alerts/alerts?overdue=true&pageSize=200' })).json().result;
+    expect(list.list.map((a: { id: number }) => a.id)).toContain(late);
+    expect(list.list.map((a: { id: number }) => a.id)).not.toContain(onTime);
+    const summary = (await admin({ method: 'GET', url: '/api/alerts/summary' })).json().result;
+    expect(summary.onTimeRate).toBeGreaterThan(0);
+    expect(summary.onTimeRate).toBeLessThan(1);
+    // Supervision is a flag on an open alert, kept in the timeline.
+    const supervised = (await step(admin, late, 'supervise', { supervised: true, note: '市应急局挂牌' })).json().result;
+    expect(supervised.supervised).toBe(true);
+    expect((await admin({ method: 'GET', url: '/api/alerts/alerts?supervised=true' })).json().result.list.map((a: { id: number }) => a.id)).toEqual([late]);
+  });
+
+  it('names the field of a bad hand-raised alert in the caller\'s language', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const response = await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '无位置', level: 'II' }, headers: { 'accept-language': 'zh-CN' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/point/);
+    const badLevel = await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title: 'x', level: 'V', point: [120, 30] } });
+    expect(badLevel.json().message).toMatch(/level/);
+  });
+
+  it('keeps every alert inside its enterprise', async () => {
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const id = (await water({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '隔离测试', level: 'IV', point: [120.2, 30.2] } })).json().result.id;
+    expect((await gas({ method: 'GET', url: `/api/alerts/alerts/${id}` })).statusCode).toBe(404);
+    for (const name of ['confirm', 'falseAlarm', 'note']) expect((await step(gas, id, name, { note: 'x' })).statusCode).toBe(404);
+    const listed = (await gas({ method: 'GET', url: '/api/alerts/alerts?keyword=隔离测试' })).json().result;
+    expect(listed.total).toBe(0);
+    const places = (await gas({ method: 'GET', url: '/api/alerts/places' })).json().result;
+    expect(places.map((p: { id: number }) => p.id)).not.toContain(id);
+    const event = (await water({ method: 'GET', url: `/api/alerts/alerts/${id}` })).json().result.events[0].id;
+    const body = multipartFile('file', 'x.png', PNG);
+    expect((await gas({ method: 'POST', url: `/api/alerts/alerts/${id}/events/${event}/photos`, payload: body.payload, headers: body.headers })).statusCode).toBe(404);
+  });
+});
+
+/** A live stream read over real HTTP: its events as they come, and whether it has ended. */
+function openStream(port: number, token: string, enterpriseId: number) {
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  let ended = false;
+  let response: IncomingMessage | undefined;
+  const ready = new Promise<number>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/api/alerts/live', headers: { 'Access-Token': token, 'Enterprise-Id': String(enterpriseId) } }, (res) => {
+      response = res;
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let cut;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+        }
+      });
+      res.on('end', () => (ended = true));
+      res.on('close', () => (ended = true));
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { events, ready, ended: () => ended, close: () => response?.destroy() };
+}
+
+const until = async (condition: () => boolean, ms = 5000) => {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('live alerts', () => {
+  it('reach the members of the alert\'s enterprise only, and stop when the token is revoked', async () => {
+    await demo.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (demo.app.server.address() as AddressInfo).port;
+    const memberToken = await login(demo.app, 'member');
+    const gasToken = await login(demo.app, 'both');
+    const waterStream = openStream(port, memberToken, demo.ids.water);
+    const gasStream = openStream(port, gasToken, demo.ids.gas);
+    expect(await waterStream.ready).toBe(200);
+    expect(await gasStream.ready).toBe(200);
+    // Without a token, or for an enterprise the user is not in: refused before any stream.
+    expect(await openStream(port, 'nope', demo.ids.water).ready).toBe(401);
+    expect(await openStream(port, memberToken, demo.ids.gas).ready).toBe(403);
+    await until(() => waterStream.events.length > 0 && gasStream.events.length > 0);
+
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const alert = (await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '实时推送', level: 'II', point: [120.2, 30.2] } })).json().result;
+    await until(() => waterStream.events.some((e) => e.event === 'alert' && e.data.id === alert.id));
+    expect(waterStream.events.find((e) => e.data.id === alert.id)!.data).toMatchObject({ kind: 'raised', code: alert.code, level: 'II', state: 'new', subject: '实时推送' });
+    await step(admin, alert.id, 'confirm');
+    await until(() => waterStream.events.some((e) => e.data.id === alert.id && e.data.kind === 'changed' && e.data.state === 'confirmed'));
+    // The gas utility's member heard nothing of the water utility's alert.
+    expect(gasStream.events.filter((e) => e.event === 'alert')).toEqual([]);
+
+    // Signed out: the stream ends within a second or so.
+    await as(demo.app, memberToken)({ method: 'POST', url: '/api/logout' });
+    await until(() => waterStream.ended(), 3000);
+    expect(gasStream.ended()).toBe(false);
+    gasStream.close();
+  });
+});

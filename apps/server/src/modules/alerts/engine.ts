@@ -1,0 +1,126 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { translate, type AlertLiveEvent, type Language } from '@console/contract';
+import type { Database, Db } from '../../db/client.ts';
+import { Feed } from '../../db/changes.ts';
+import { enterprises } from '../../db/schema.ts';
+import type { SmsProvider } from '../sms/provider.ts';
+import { RULE_NAMES, raiseRule } from './rules.ts';
+import { getAlertSettings, liveEventsOf, type StepResult } from './service.ts';
+
+/** An alert event for the members of one enterprise. */
+export interface AlertMessage {
+  enterpriseId: number;
+  event: AlertLiveEvent;
+}
+
+/** Deadlines in texts are China's clock time, as the crews read them. */
+const CHINA_TIME = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+
+/** Time-based rules (a leak left unrepaired for N days) are checked at least this often. */
+const SWEEP_MS = 5 * 60_000;
+
+/**
+ * Runs the alert rules and tells the consoles. A check runs every rule of one enterprise (each one
+ * statement); it is asked for shortly after what the rules read changes (writes, imports, analyses,
+ * assessments) and every few minutes for all enterprises. New and changed alerts go out on the
+ * alert feed, which reaches the live streams of every server on the database.
+ */
+export class AlertEngine {
+  readonly feed: Feed<AlertMessage>;
+  private readonly running = new Map<number, Promise<number[]>>();
+  private readonly again = new Set<number>();
+  private readonly waiting = new Map<number, NodeJS.Timeout>();
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    database: Database,
+    private readonly sms: SmsProvider,
+    private readonly log?: FastifyBaseLogger,
+    /** How long after a change a check runs (a burst of writes makes one); 0: only when asked. */
+    private readonly delayMs = 1_000,
+  ) {
+    this.db = database.db;
+    this.feed = new Feed<AlertMessage>(database, 'console_alerts');
+  }
+  private readonly db: Db;
+
+  async start(sweep: boolean) {
+    await this.feed.start();
+    if (sweep) this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS).unref();
+  }
+
+  /** What the rules read changed: check once the changes have stopped for a moment. */
+  soon(enterpriseId: number) {
+    if (!this.delayMs) return;
+    clearTimeout(this.waiting.get(enterpriseId));
+    this.waiting.set(
+      enterpriseId,
+      setTimeout(() => {
+        this.waiting.delete(enterpriseId);
+        void this.check(enterpriseId).catch((error) => this.log?.error({ err: error, enterpriseId }, 'alert check failed'));
+      }, this.delayMs).unref(),
+    );
+  }
+
+  /** Runs every rule for the enterprise now; answers the ids raised. A check asked for while one runs follows it. */
+  async check(enterpriseId: number, now = new Date()): Promise<number[]> {
+    const current = this.running.get(enterpriseId);
+    if (current) {
+      this.again.add(enterpriseId);
+      await current.catch(() => {});
+      if (!this.again.delete(enterpriseId)) return [];
+      return this.check(enterpriseId, now);
+    }
+    const work = this.runRules(enterpriseId, now);
+    this.running.set(enterpriseId, work);
+    try {
+      return await work;
+    } finally {
+      this.running.delete(enterpriseId);
+    }
+  }
+
+  private async runRules(enterpriseId: number, now: Date) {
+    const { leakRepairDays } = await getAlertSettings(this.db, enterpriseId);
+    const raised: number[] = [];
+    for (const rule of RULE_NAMES) raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, leakRepairDays)));
+    if (raised.length) {
+      this.log?.info({ enterpriseId, raised: raised.length }, 'alerts raised');
+      await this.announce('raised', raised);
+    }
+    return raised;
+  }
+
+  private async sweep() {
+    const verified = await this.db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.status, 'verified')).catch(() => []);
+    for (const { id } of verified) await this.check(id).catch((error) => this.log?.error({ err: error, enterpriseId: id }, 'alert sweep failed'));
+  }
+
+  /** Tells every console of the alerts' enterprises. */
+  async announce(kind: AlertLiveEvent['kind'], ids: number[]) {
+    for (const { enterpriseId, ...event } of await liveEventsOf(this.db, ids)) this.feed.publish({ enterpriseId, event: { kind, ...event } });
+  }
+
+  /** After a person's step: the consoles are told, and a dispatched grave alert is texted to its assignee. */
+  async afterStep(result: StepResult, language: Language) {
+    await this.announce('changed', [result.alert.id]);
+    if (!result.notify) return;
+    const { phone, level, deadline } = result.notify;
+    const text = translate('alerts.sms', language, { level, code: result.alert.code, subject: result.alert.subject, deadline: CHINA_TIME.format(deadline) });
+    await this.sms.send(phone, text).catch((error) => this.log?.error({ err: error, alertId: result.alert.id }, 'alert sms failed'));
+  }
+
+  /** Waits for the checks running here (tests, shutdown); checks not started yet are dropped. */
+  async idle() {
+    for (const timer of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+  }
+
+  async close() {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.idle();
+    await this.feed.close();
+  }
+}

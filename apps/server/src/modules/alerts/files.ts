@@ -1,0 +1,42 @@
+import { and, count, eq } from 'drizzle-orm';
+import { ALERT_PHOTOS_MAX } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import { alertEvents, alertPhotos, alerts } from '../../db/schema.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { IMAGE_TYPES, keepUpload, keptFileStream } from '../../http/keptFiles.ts';
+import type { UploadedFile } from '../../http/uploads.ts';
+import type { StepActor } from './service.ts';
+
+/**
+ * A photo of a timeline entry (the crew's report, a note), by the entry's author or an
+ * administrator, at most ALERT_PHOTOS_MAX: the entry is locked while its photos are counted, so
+ * photos sent at once cannot pass the limit together.
+ */
+export async function addAlertPhoto(db: Db, dataDir: string, limitBytes: number, enterpriseId: number, actor: StepActor, alertId: number, eventId: number, upload: UploadedFile) {
+  const [event] = await db
+    .select({ id: alertEvents.id, userId: alertEvents.userId })
+    .from(alertEvents)
+    .innerJoin(alerts, eq(alerts.id, alertEvents.alertId))
+    .where(and(eq(alertEvents.id, eventId), eq(alertEvents.alertId, alertId), eq(alerts.enterpriseId, enterpriseId)));
+  if (!event) throw notFound('notFound.alertEvent');
+  if (event.userId !== actor.userId && actor.role !== 'admin') throw forbidden('alerts.photoOwner');
+  return keepUpload(dataDir, 'attachments', enterpriseId, upload, { limitBytes, types: IMAGE_TYPES, typeError: badRequest('photo.type') }, async ({ relative, type }) =>
+    db.transaction(async (tx) => {
+      await tx.select({ id: alertEvents.id }).from(alertEvents).where(eq(alertEvents.id, eventId)).for('update');
+      const [{ photos }] = await tx.select({ photos: count() }).from(alertPhotos).where(eq(alertPhotos.eventId, eventId));
+      if (Number(photos) >= ALERT_PHOTOS_MAX) throw new AppError(400, 'alerts.photos', { max: ALERT_PHOTOS_MAX });
+      const [photo] = await tx
+        .insert(alertPhotos)
+        .values({ enterpriseId, eventId, fileName: upload.filename, mimetype: type.mimetype, size: upload.size, path: relative, uploadedBy: actor.userId })
+        .returning({ id: alertPhotos.id, fileName: alertPhotos.fileName });
+      return photo;
+    }),
+  );
+}
+
+/** A photo's content, within its enterprise. */
+export async function alertPhoto(db: Db, dataDir: string, enterpriseId: number, id: number) {
+  const [photo] = await db.select().from(alertPhotos).where(and(eq(alertPhotos.id, id), eq(alertPhotos.enterpriseId, enterpriseId)));
+  if (!photo) throw notFound('notFound.alertPhoto');
+  return { photo, stream: keptFileStream(dataDir, photo.path) };
+}

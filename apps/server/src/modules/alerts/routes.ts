@@ -1,0 +1,157 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  HEADERS,
+  ROLE_PERMISSIONS,
+  alertListQuery,
+  alertPhotoParams,
+  alertSettingsBody,
+  alertStepBodies,
+  idParams,
+  isActionAllowed,
+  manualAlertBody,
+  type Action,
+  type AlertSettings,
+  type AlertStep,
+} from '@console/contract';
+import type { Access } from '../../http/context.ts';
+import { ok } from '../../http/envelope.ts';
+import { requireEnterprise, requireUser } from '../../http/access.ts';
+import { uploadedFile } from '../../http/uploads.ts';
+import type { AlertEngine } from './engine.ts';
+import { addAlertPhoto, alertPhoto } from './files.ts';
+import * as service from './service.ts';
+
+const tags = ['alerts'];
+const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
+/** Deadlines and the leak rule are the enterprise's setting: its admins set them. */
+const settings: { access: Access } = { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } };
+/** A live stream says it is alive this often (proxies close quiet connections). */
+const HEARTBEAT_MS = 15_000;
+
+const STEP_SUMMARIES: Record<AlertStep, string> = {
+  confirm: 'Confirm a new alert (it is real)',
+  falseAlarm: 'Mark an alert a false alarm, with the reason',
+  dispatch: 'Dispatch to an organisation and an assignee; the deadline follows the level unless given. Level I and II alerts are texted to the assignee',
+  accept: 'The assignee accepts a dispatched alert: handling starts',
+  handle: 'The assignee reports the alert handled (photos are added to the entry after)',
+  close: 'Review a handled alert and close it',
+  reject: 'Review a handled alert and send it back, with the reason',
+  reopen: 'Reopen a closed alert or a false alarm, with the reason',
+  supervise: 'Put an open alert under formal supervision (挂牌督办), or take it off',
+  note: 'Add a note to the timeline',
+};
+
+/** The alert loop: alerts raised by the rules or by hand, worked to closure, and their live stream. */
+export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: string; photoLimit: number }> = async (app, { engine, dataDir, photoLimit }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+
+  api.get('/summary', { config: risk('query'), schema: { tags, summary: 'Open alerts by state and level, overdue, supervised, on-time rate, median first response' } }, async (request) =>
+    ok(request, await service.alertSummary(db, requireEnterprise(request).id)),
+  );
+  api.get('/alerts', { config: risk('query'), schema: { tags, summary: 'Alerts with filters and pages, the latest raised first', querystring: alertListQuery } }, async (request) =>
+    ok(request, await service.listAlerts(db, requireEnterprise(request).id, requireUser(request).id, request.query)),
+  );
+  api.get('/places', { config: risk('query'), schema: { tags, summary: 'The open alerts on the map, the gravest first' } }, async (request) =>
+    ok(request, await service.openAlertPlaces(db, requireEnterprise(request).id)),
+  );
+  api.get('/alerts/:id', { config: risk('get'), schema: { tags, summary: 'One alert with its place, affected pipes, source figures and timeline', params: idParams } }, async (request) =>
+    ok(request, await service.getAlert(db, requireEnterprise(request).id, request.params.id)),
+  );
+  api.post('/alerts', { config: risk('add'), schema: { tags, summary: 'Raise an alert by hand at a point or over an area', body: manualAlertBody } }, async (request) => {
+    const id = await service.raiseManualAlert(db, requireEnterprise(request).id, requireUser(request).id, request.body);
+    await engine.announce('raised', [id]);
+    return ok(request, await service.getAlert(db, requireEnterprise(request).id, id), 'alerts.raised');
+  });
+
+  for (const step of Object.keys(alertStepBodies) as AlertStep[]) {
+    api.post(
+      `/alerts/:id/${step}`,
+      { config: risk('edit'), schema: { tags, summary: STEP_SUMMARIES[step], params: idParams, body: alertStepBodies[step] } },
+      async (request) => {
+        const enterprise = requireEnterprise(request);
+        const result = await service.stepAlert(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never);
+        await engine.afterStep(result, request.language);
+        return ok(request, result.alert, 'alerts.saved');
+      },
+    );
+  }
+
+  api.post(
+    '/alerts/:id/events/:eventId/photos',
+    { config: risk('edit'), schema: { tags, summary: 'Add a photo to a timeline entry of your own (at most 3)', consumes: ['multipart/form-data'], params: alertPhotoParams, body: z.object({ file: uploadedFile }) } },
+    async (request) => {
+      const enterprise = requireEnterprise(request);
+      return ok(request, await addAlertPhoto(db, dataDir, photoLimit, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, request.params.eventId, request.body.file), 'alerts.saved');
+    },
+  );
+  api.get('/photos/:id', { config: risk('get'), schema: { tags, summary: 'The content of a timeline photo', params: idParams } }, async (request, reply) => {
+    const { photo, stream } = await alertPhoto(db, dataDir, requireEnterprise(request).id, request.params.id);
+    return reply.type(photo.mimetype).header('cache-control', 'private, max-age=86400').send(stream);
+  });
+
+  api.get('/settings', { config: risk('query'), schema: { tags, summary: 'Deadlines by level and the days a found leak may stay unrepaired' } }, async (request) =>
+    ok(request, await service.getAlertSettings(db, requireEnterprise(request).id)),
+  );
+  api.put('/settings', { config: settings, schema: { tags, summary: 'Set the deadlines and the leak rule (admins)', body: alertSettingsBody } }, async (request) => {
+    const enterpriseId = requireEnterprise(request).id;
+    await service.saveAlertSettings(db, enterpriseId, request.body as AlertSettings);
+    engine.soon(enterpriseId);
+    return ok(request, request.body, 'alerts.saved');
+  });
+  api.post('/check', { config: settings, schema: { tags, summary: 'Run every alert rule now (admins); answers how many alerts were raised' } }, async (request) =>
+    ok(request, { raised: (await engine.check(requireEnterprise(request).id)).length }),
+  );
+
+  // The live stream (server-sent events): the same token and enterprise checks as every route,
+  // made again whenever sign-ins or memberships change, so a revoked token or a removed member
+  // loses the stream within a second. Only alerts of the stream's enterprise are sent.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  api.get('/live', { config: risk('query'), schema: { tags, summary: 'Server-sent events: "alert" when an alert of the current enterprise is raised or changes' } }, async (request, reply) => {
+    const enterpriseId = requireEnterprise(request).id;
+    const token = String(request.headers[HEADERS.token.toLowerCase()]);
+    const tokenHash = request.tokenHash!;
+    const enterpriseHeader = request.headers[HEADERS.enterprise.toLowerCase()];
+    const stillAllowed = async () => {
+      const user = await app.access.user(token, tokenHash);
+      const enterprise = user && (await app.access.currentEnterprise(user.id, enterpriseHeader));
+      return Boolean(enterprise && enterprise.id === enterpriseId && isActionAllowed(ROLE_PERMISSIONS[enterprise.role], 'risk', 'query'));
+    };
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    raw.write('retry: 3000\n\n');
+    send('ready', { enterpriseId });
+
+    let recheck: NodeJS.Timeout | null = null;
+    const stopAlerts = engine.feed.on((message) => message.enterpriseId === enterpriseId && send('alert', message.event));
+    const checkSoon = () => {
+      recheck ??= setTimeout(() => {
+        recheck = null;
+        void stillAllowed().then((allowed) => allowed || end(), () => {});
+      }, 200);
+    };
+    const stopChanges = app.changes.on(checkSoon);
+    const heartbeat = setInterval(() => {
+      raw.write(': ping\n\n');
+      checkSoon();
+    }, HEARTBEAT_MS);
+    function end() {
+      if (!streams.delete(end)) return;
+      stopAlerts();
+      stopChanges();
+      clearInterval(heartbeat);
+      if (recheck) clearTimeout(recheck);
+      raw.end();
+    }
+    streams.add(end);
+    request.raw.on('close', end);
+  });
+};

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { areaGeometry, jsonText, position } from './geo.ts';
+import { optionalDateTime, optionalNumber, optionalText, requiredText } from './fields.ts';
+import { RISK_LEVELS, type RiskLevel } from './riskAreas.ts';
+
+/**
+ * The alert loop (DOMAIN: alert loop): alerts raised by rules from every monitor (or by hand),
+ * checked, dispatched to an organisation and an assignee, handled, reviewed and closed.
+ */
+export const ALERT_SOURCES = ['settlement', 'construction', 'weather', 'leak', 'pipeRisk', 'manual'] as const;
+export type AlertSource = (typeof ALERT_SOURCES)[number];
+
+/** Each rule watches one kind of object; an object has at most one open alert per rule. */
+export const ALERT_RULES = ['settlementThreshold', 'gasProtection', 'constructionThreat', 'weatherRiskArea', 'weatherShallowPipes', 'leakNotRepaired', 'pipeRiskRise', 'manual'] as const;
+export type AlertRule = (typeof ALERT_RULES)[number];
+
+export const RULE_SOURCE: Record<AlertRule, AlertSource> = {
+  settlementThreshold: 'settlement',
+  gasProtection: 'construction',
+  constructionThreat: 'construction',
+  weatherRiskArea: 'weather',
+  weatherShallowPipes: 'weather',
+  leakNotRepaired: 'leak',
+  pipeRiskRise: 'pipeRisk',
+  manual: 'manual',
+};
+
+/** new -> confirmed | falseAlarm -> dispatched -> handling -> handled -> closed (after review). */
+export const ALERT_STATES = ['new', 'confirmed', 'falseAlarm', 'dispatched', 'handling', 'handled', 'closed'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+/** States of an alert that is still being worked (closed and false alarms are done). */
+export const OPEN_ALERT_STATES: AlertState[] = ['new', 'confirmed', 'dispatched', 'handling', 'handled'];
+
+export const ALERT_ACTIONS = ['raise', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
+export type AlertAction = (typeof ALERT_ACTIONS)[number];
+/** The steps a person takes, and the states each may be taken from. */
+export type AlertStep = Exclude<AlertAction, 'raise'>;
+export const ALERT_STEP_FROM: Record<AlertStep, AlertState[]> = {
+  confirm: ['new'],
+  falseAlarm: ['new', 'confirmed'],
+  // Dispatched again to someone else while nobody has started on it.
+  dispatch: ['confirmed', 'dispatched'],
+  accept: ['dispatched'],
+  handle: ['handling'],
+  close: ['handled'],
+  // Review refused: back to the crew with the reason.
+  reject: ['handled'],
+  reopen: ['closed', 'falseAlarm'],
+  supervise: OPEN_ALERT_STATES,
+  note: [...ALERT_STATES],
+};
+/** The state a step leads to (null: the state stays). */
+export const ALERT_STEP_TO: Record<AlertStep, AlertState | null> = {
+  confirm: 'confirmed',
+  falseAlarm: 'falseAlarm',
+  dispatch: 'dispatched',
+  accept: 'handling',
+  handle: 'handled',
+  close: 'closed',
+  reject: 'handling',
+  reopen: 'confirmed',
+  supervise: null,
+  note: null,
+};
+
+/** Hours from dispatch to the deadline, by level; how long a found leak may stay unrepaired. */
+export interface AlertSettings {
+  deadlineHours: Record<RiskLevel, number>;
+  leakRepairDays: number;
+}
+/** Gas practice: a crew on site within the hour for the worst; days for the least. */
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 7 };
+
+const hours = z.coerce.number().min(0.5).max(24 * 90);
+export const alertSettingsBody = z.object({
+  deadlineHours: z.object({ I: hours, II: hours, III: hours, IV: hours }),
+  leakRepairDays: z.coerce.number().int().min(1).max(365),
+});
+
+/** An alert raised by hand: what, how grave, where (a point or an area). */
+export const manualAlertBody = z
+  .object({
+    title: requiredText(120),
+    level: z.enum(RISK_LEVELS),
+    point: jsonText(position).optional(),
+    geometry: jsonText(areaGeometry).optional(),
+    note: optionalText(2000),
+  })
+  .superRefine((a, ctx) => {
+    if (!a.point && !a.geometry) ctx.addIssue({ code: 'custom', path: ['point'], message: 'field.required' });
+  });
+export type ManualAlertInput = z.infer<typeof manualAlertBody>;
+
+const note = optionalText(2000);
+export const alertStepBodies = {
+  confirm: z.object({ note }),
+  falseAlarm: z.object({ note: requiredText(2000) }),
+  dispatch: z.object({ organisation: requiredText(120), assigneeId: z.coerce.number().int().positive(), deadline: optionalDateTime, note }),
+  accept: z.object({ note }),
+  handle: z.object({ note: requiredText(2000) }),
+  close: z.object({ note }),
+  reject: z.object({ note: requiredText(2000) }),
+  reopen: z.object({ note: requiredText(2000) }),
+  supervise: z.object({ supervised: z.preprocess((v) => v === true || v === 'true', z.boolean()), note }),
+  note: z.object({ note: requiredText(2000) }),
+} satisfies Record<AlertStep, z.ZodTypeAny>;
+export type AlertStepInput<S extends AlertStep> = z.infer<(typeof alertStepBodies)[S]>;
+
+export const alertListQuery = z.object({
+  /** A state, or 'open' for every state still being worked. */
+  state: z.enum([...ALERT_STATES, 'open']).optional(),
+  level: z.enum(RISK_LEVELS).optional(),
+  source: z.enum(ALERT_SOURCES).optional(),
+  overdue: z.enum(['true', 'false']).optional(),
+  supervised: z.enum(['true', 'false']).optional(),
+  /** Alerts assigned to the caller. */
+  mine: z.enum(['true', 'false']).optional(),
+  keyword: optionalText(60),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+});
+export type AlertListQuery = z.infer<typeof alertListQuery>;
+export const alertIdsQuery = z.object({ after: optionalNumber(z.number().int().min(0)) });
+
+/** An alert as lists and the drawer show it. The console words the title from the rule and subject. */
+export interface AlertRow {
+  id: number;
+  code: string;
+  source: AlertSource;
+  rule: AlertRule;
+  /** What the alert is about: a pipe id, a site number, a warning, a POI number (or the title of one raised by hand). */
+  subject: string;
+  level: RiskLevel;
+  state: AlertState;
+  value: number | null;
+  unit: string | null;
+  threshold: number | null;
+  lon: number;
+  lat: number;
+  pipeCount: number;
+  raisedAt: string;
+  firstResponseAt: string | null;
+  deadline: string | null;
+  handledAt: string | null;
+  closedAt: string | null;
+  overdue: boolean;
+  supervised: boolean;
+  organisation: string | null;
+  assigneeId: number | null;
+  assigneeName: string | null;
+}
+
+export interface AlertEvent {
+  id: number;
+  at: string;
+  action: AlertAction;
+  fromState: AlertState | null;
+  toState: AlertState;
+  userName: string | null;
+  note: string | null;
+  details: Record<string, unknown> | null;
+  photos: { id: number; fileName: string }[];
+}
+
+export interface AlertDetail extends AlertRow {
+  geometry: { type: string; coordinates: unknown };
+  pipeIds: string[];
+  /** The object's own facts (the source's figures), for the drawer. */
+  details: Record<string, unknown>;
+  /** Where the object lives in the console. */
+  objectId: number | null;
+  events: AlertEvent[];
+}
+
+export interface AlertSummary {
+  open: number;
+  byState: Record<AlertState, number>;
+  byLevel: Record<RiskLevel, number>;
+  overdue: number;
+  supervised: number;
+  /** Handled (or closed) within the deadline, of those dispatched and handled; null when none yet. */
+  onTimeRate: number | null;
+  /** Median minutes from raise to a person's first step. */
+  medianFirstResponseMin: number | null;
+}
+
+/** What the live stream sends when an alert is raised or changes. */
+export interface AlertLiveEvent {
+  kind: 'raised' | 'changed';
+  id: number;
+  code: string;
+  rule: AlertRule;
+  subject: string;
+  level: RiskLevel;
+  state: AlertState;
+}
+
+/** Photos per timeline entry. */
+export const ALERT_PHOTOS_MAX = 3;
+export const alertPhotoParams = z.object({ id: z.coerce.number().int().positive(), eventId: z.coerce.number().int().positive() });
