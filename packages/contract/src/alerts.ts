@@ -157,6 +157,8 @@ export interface AlertEvent {
   fromState: AlertState | null;
   toState: AlertState;
   userName: string | null;
+  /** Taken by the reader (who may add photos to it). */
+  byMe: boolean;
   note: string | null;
   details: Record<string, unknown> | null;
   photos: { id: number; fileName: string }[];
@@ -169,6 +171,8 @@ export interface AlertDetail extends AlertRow {
   details: Record<string, unknown>;
   /** Where the object lives in the console. */
   objectId: number | null;
+  /** Dispatched to the reader. */
+  assignedToMe: boolean;
   events: AlertEvent[];
 }
 

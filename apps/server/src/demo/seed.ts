@@ -11,6 +11,7 @@ import { seedDemoConstruction } from './construction.ts';
 import { seedDemoRiskAreas } from './riskAreas.ts';
 import { seedDemoOfficialWarnings, seedDemoWeather } from './weather.ts';
 import { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
+import { seedDemoAlerts } from './alerts.ts';
 import { analyseDataset } from '../modules/settlement/analysis.ts';
 import { getDataset } from '../modules/settlement/service.ts';
 
@@ -225,6 +226,9 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   if (!assess) return;
   await risk.runNow(seeded.enterpriseIds.water, 'demo');
   await risk.runNow(seeded.enterpriseIds.gas, 'demo');
+  // The rules run over all of it, and some alerts are worked.
+  await seedDemoAlerts(db, { enterpriseId: seeded.enterpriseIds.water, adminId: seeded.userIds.admin, crewId: seeded.userIds.member });
+  await seedDemoAlerts(db, { enterpriseId: seeded.enterpriseIds.gas, adminId: seeded.userIds.both, crewId: seeded.userIds.both });
 }
 
 /** How to sign in, printed by the start command. */

@@ -122,6 +122,19 @@ export const putJson = <T>(url: string, data: unknown) => json<T>(send('PUT', ur
 export const del = <T>(url: string) => json<T>(send('DELETE', url));
 export const getBlob = async (url: string, query?: Record<string, unknown>) => (await send('GET', url, { query })).blob();
 
+/**
+ * A long-lived GET (a server-sent event stream) with the same headers as every call and no time
+ * limit; answers the response (its body is read as it comes) or null when refused or unreachable.
+ */
+export async function openStream(url: string, signal: AbortSignal): Promise<Response | null> {
+  try {
+    const response = await fetch(`${BASE}${url}`, { headers: headersFor({ accept: 'text/event-stream' }), credentials: 'same-origin', signal });
+    return response.ok && response.body ? response : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The message of a failed request: the server's (already in the user's language) or a generic one. */
 export function errorMessage(error: unknown): string {
   if (!(error instanceof HttpError)) return i18n.t('http.requestFailed');

@@ -23,6 +23,7 @@ const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   '/weather': page(() => import('../features/weather/WeatherPage.tsx')),
   '/risk/construction': page(() => import('../features/construction/ConstructionPage.tsx')),
   '/risk/riskProne': page(() => import('../features/riskAreas/RiskAreasPage.tsx')),
+  '/risk/alerts': page(() => import('../features/alerts/AlertsPage.tsx')),
 };
 
 /** A menu route with its page (or its redirect). */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Empty, Timeline, Typography } from 'antd';
 import dayjs from 'dayjs';
 
@@ -10,6 +11,8 @@ export interface HistoryEntry {
   userName: string | null;
   /** Notes the step carried (a reason, a remark...). */
   lines: string[];
+  /** Shown under the notes (photos, say). */
+  extra?: ReactNode;
 }
 
 /** An item's history, newest first: what happened, when, who, and what they noted. */
@@ -25,6 +28,7 @@ export function HistoryTimeline({ entries, testId }: { entries: HistoryEntry[]; 
           <>
             <Typography.Text strong>{h.title}</Typography.Text> <Typography.Text type="secondary">{dayjs(h.at).format('YYYY-MM-DD HH:mm')} {h.userName ?? ''}</Typography.Text>
             {h.lines.map((line, i) => <div key={i}>{line}</div>)}
+            {h.extra}
           </>
         ),
       }))}

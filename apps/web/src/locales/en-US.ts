@@ -22,6 +22,7 @@ const enUS = {
     risk: 'Risk',
     construction: 'Construction risk',
     riskProne: 'Risk-prone areas',
+    alerts: 'Alerts',
     comprehensiveSupervision: 'Supervision',
     poiControl: 'POI overlay',
     saocom: 'SAOCOM satellite platform',

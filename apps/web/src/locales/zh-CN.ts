@@ -24,6 +24,7 @@ const zhCN: Messages = {
     risk: '风险监测',
     construction: '施工风险',
     riskProne: '易发区风险',
+    alerts: '预警处置',
     comprehensiveSupervision: '综合监管',
     poiControl: 'POI 叠加分析',
     saocom: 'SAOCOM 卫星平台',

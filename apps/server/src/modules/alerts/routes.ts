@@ -58,12 +58,12 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     ok(request, await service.openAlertPlaces(db, requireEnterprise(request).id)),
   );
   api.get('/alerts/:id', { config: risk('get'), schema: { tags, summary: 'One alert with its place, affected pipes, source figures and timeline', params: idParams } }, async (request) =>
-    ok(request, await service.getAlert(db, requireEnterprise(request).id, request.params.id)),
+    ok(request, await service.getAlert(db, requireEnterprise(request).id, request.params.id, requireUser(request).id)),
   );
   api.post('/alerts', { config: risk('add'), schema: { tags, summary: 'Raise an alert by hand at a point or over an area', body: manualAlertBody } }, async (request) => {
     const id = await service.raiseManualAlert(db, requireEnterprise(request).id, requireUser(request).id, request.body);
     await engine.announce('raised', [id]);
-    return ok(request, await service.getAlert(db, requireEnterprise(request).id, id), 'alerts.raised');
+    return ok(request, await service.getAlert(db, requireEnterprise(request).id, id, requireUser(request).id), 'alerts.raised');
   });
 
   for (const step of Object.keys(alertStepBodies) as AlertStep[]) {

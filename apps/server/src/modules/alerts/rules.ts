@@ -24,12 +24,12 @@ const areaBox = (area: SQL) => {
 };
 
 const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
-  // A segment whose settlement crossed its project's thresholds in a dataset's current analysis:
-  // alarm -> II, warning (70 % of alarm by default) -> III; the worst crossing is the value.
+  // A segment whose settlement crossed its project's alarm thresholds in a dataset's current
+  // analysis (the warning band stays the settlement screen's watch list); the worst crossing is the value.
   settlementThreshold: (enterpriseId) => sql`
     select distinct on (p.pipe_id)
       'pipe:' || p.pipe_id as object_key, 'dataset:' || d.id as occurrence, p.id as object_id, p.pipe_id as subject,
-      case when r.level = 2 then 'II' else 'III' end as level,
+      'II' as level,
       (c.crossing->>'value')::float8 as value,
       case c.crossing->>'metric' when 'velocity' then 'mm/yr' when 'cumulative' then 'mm' else 'mm/yr/100m' end as unit,
       (c.crossing->>'threshold')::float8 as threshold,
@@ -38,11 +38,11 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
       p.geometry, (p.minx + p.maxx) / 2 as lon, (p.miny + p.maxy) / 2 as lat, p.minx, p.miny, p.maxx, p.maxy,
       array[p.pipe_id] as pipe_ids, 1 as pipe_count
     from settlement_datasets d
-    join settlement_results r on r.dataset_id = d.id and r.run = d.analysis_run and r.level >= 1
+    join settlement_results r on r.dataset_id = d.id and r.run = d.analysis_run and r.level = 2
     join pipes p on p.id = r.pipe_row_id and p.enterprise_id = d.enterprise_id
-    cross join lateral (select x as crossing from jsonb_array_elements(r.crossed) x order by x->>'level' = 'alarm' desc limit 1) c
+    cross join lateral (select x as crossing from jsonb_array_elements(r.crossed) x where x->>'level' = 'alarm' limit 1) c
     where d.enterprise_id = ${enterpriseId} and d.status = 'ready'
-    order by p.pipe_id, r.level desc, r.min_velocity`,
+    order by p.pipe_id, r.min_velocity`,
 
   // Works inside a gas pipe's protection range: the gravest, whatever the case says yet.
   gasProtection: (enterpriseId) => sql`

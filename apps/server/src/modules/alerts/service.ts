@@ -90,7 +90,7 @@ function listWhere(enterpriseId: number, userId: number, q: Omit<AlertListQuery,
   return and(...conditions)!;
 }
 
-/** Alerts, the latest raised first. */
+/** Alerts, the gravest first, then the latest raised (new arrivals also come to the bell). */
 export async function listAlerts(db: Db, enterpriseId: number, userId: number, q: AlertListQuery) {
   const where = listWhere(enterpriseId, userId, q);
   const [rows, [{ total }]] = await Promise.all([
@@ -99,7 +99,7 @@ export async function listAlerts(db: Db, enterpriseId: number, userId: number, q
       .from(alerts)
       .leftJoin(users, eq(users.id, alerts.assigneeId))
       .where(where)
-      .orderBy(desc(alerts.raisedAt), desc(alerts.id))
+      .orderBy(sql`array_position(array['I','II','III','IV'], ${alerts.level})`, desc(alerts.raisedAt), desc(alerts.id))
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(alerts).where(where),
@@ -152,7 +152,8 @@ export async function openAlertPlaces(db: Db, enterpriseId: number, limit = 2000
   return rows.map((r) => ({ ...r, code: alertCode(r.id) }));
 }
 
-export async function getAlert(db: Db, enterpriseId: number, id: number): Promise<AlertDetail> {
+/** One alert as `readerId` sees it (their own entries and assignment marked). */
+export async function getAlert(db: Db, enterpriseId: number, id: number, readerId: number): Promise<AlertDetail> {
   const [row] = await db
     .select({ ...rowColumns, geometry: alerts.geometry, pipeIds: alerts.pipeIds, details: alerts.details, objectId: alerts.objectId })
     .from(alerts)
@@ -160,7 +161,7 @@ export async function getAlert(db: Db, enterpriseId: number, id: number): Promis
     .where(and(eq(alerts.id, id), eq(alerts.enterpriseId, enterpriseId)));
   if (!row) throw notFound('notFound.alert');
   const events = await db
-    .select({ id: alertEvents.id, at: alertEvents.at, action: alertEvents.action, fromState: alertEvents.fromState, toState: alertEvents.toState, note: alertEvents.note, details: alertEvents.details, userName: users.realname })
+    .select({ id: alertEvents.id, at: alertEvents.at, userId: alertEvents.userId, action: alertEvents.action, fromState: alertEvents.fromState, toState: alertEvents.toState, note: alertEvents.note, details: alertEvents.details, userName: users.realname })
     .from(alertEvents)
     .leftJoin(users, eq(users.id, alertEvents.userId))
     .where(eq(alertEvents.alertId, id))
@@ -174,7 +175,8 @@ export async function getAlert(db: Db, enterpriseId: number, id: number): Promis
     pipeIds: row.pipeIds,
     details: row.details,
     objectId: row.objectId,
-    events: events.map((e) => ({ ...e, at: e.at.toISOString(), photos: photos.filter((p) => p.eventId === e.id).map(({ id: photoId, fileName }) => ({ id: photoId, fileName })) })),
+    assignedToMe: row.assigneeId === readerId,
+    events: events.map(({ userId, ...e }) => ({ ...e, byMe: userId === readerId, at: e.at.toISOString(), photos: photos.filter((p) => p.eventId === e.id).map(({ id: photoId, fileName }) => ({ id: photoId, fileName })) })),
   };
 }
 
@@ -270,6 +272,8 @@ export async function stepAlert<S extends AlertStep>(db: Db, enterpriseId: numbe
       if (!alert) throw notFound('notFound.alert');
       if (!ALERT_STEP_FROM[step].includes(alert.state)) throw new AppError(409, 'alerts.transition', { code: alertCode(alert.id), state: STATE_NAMES[alert.state], action: STEP_NAMES[step] });
       if (ASSIGNEE_STEPS.includes(step) && alert.assigneeId !== actor.userId && actor.role !== 'admin') throw forbidden('alerts.assigneeOnly');
+      // Formal supervision is the administrators' decision.
+      if (step === 'supervise' && actor.role !== 'admin') throw forbidden();
       const values: Partial<typeof alerts.$inferInsert> = { updatedAt: now };
       const details: Record<string, unknown> = {};
       if (RESPONSES.includes(step) && !alert.firstResponseAt) values.firstResponseAt = now;
@@ -311,7 +315,7 @@ export async function stepAlert<S extends AlertStep>(db: Db, enterpriseId: numbe
     }
     throw error;
   }
-  return { alert: await getAlert(db, enterpriseId, id), notify };
+  return { alert: await getAlert(db, enterpriseId, id, actor.userId), notify };
 }
 
 /** Alerts as the live stream and the rules' callers announce them. */

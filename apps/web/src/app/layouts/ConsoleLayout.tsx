@@ -5,6 +5,7 @@ import { SettingOutlined } from '@ant-design/icons';
 import { ProLayout } from '@ant-design/pro-layout';
 import { useTranslation } from 'react-i18next';
 import { AvatarDropdown } from '../../components/AvatarDropdown.tsx';
+import { AlertBell } from '../../features/alerts/AlertBell.tsx';
 import { EnterpriseDropdown } from '../../components/EnterpriseDropdown.tsx';
 import { GlobalFooter } from '../../components/GlobalFooter.tsx';
 import { MultiTab } from '../../components/MultiTab.tsx';
@@ -145,6 +146,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
         actionsRender={() => [
           headerExtra ? <span key="extra">{headerExtra}</span> : null,
+          enterpriseID ? <AlertBell key="alerts" /> : null,
           <EnterpriseDropdown key="enterprise" />,
           <AvatarDropdown key="avatar" />,
           <SelectLang key="lang" />,

@@ -6,7 +6,7 @@ import { CONSEQUENCE_FACTORS, LIKELIHOOD_FACTORS, type RiskFactor } from '@conso
 import { pipeRiskApi, type PipeRiskDetail } from '../../api/pipeRisk.ts';
 import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
-import { RiskLevelTag, ScoreCell } from './riskLevel.tsx';
+import { RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
 
 /** What set one factor's score, in the reader's language, from the segment and its sources. */
 function reasonOf(t: TFunction, d: PipeRiskDetail, factor: RiskFactor): string {

@@ -13,7 +13,7 @@ import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
 import { PipeRiskDrawer } from './PipeRiskDrawer.tsx';
-import { RiskLevelTag, ScoreCell } from './riskLevel.tsx';
+import { RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
 
 // The panels' messages come with them, not with the sign-in page.
 await loadNamespace('pipeRisk', { 'zh-CN': () => import('../../locales/pipeRisk/zh-CN.ts'), 'en-US': () => import('../../locales/pipeRisk/en-US.ts') });

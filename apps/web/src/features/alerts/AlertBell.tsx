@@ -1,0 +1,96 @@
+import { useRef } from 'react';
+import { Badge, Button, Empty, List, Popover, Space, Typography, notification } from 'antd';
+import { BellOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime';
+import { RISK_LEVELS, type AlertLiveEvent } from '@console/contract';
+import { alertApi } from '../../api/alerts.ts';
+import { usePermission } from '../../components/Authorized.tsx';
+import { RiskLevelTag } from '../../components/RiskLevel.tsx';
+import { loadNamespace } from '../../locales/index.ts';
+import { useSession } from '../../stores/session.ts';
+import { alertTitle } from './alertStyle.ts';
+import { useLiveAlerts } from './liveAlerts.ts';
+
+dayjs.extend(relativeTime);
+// The bell is on every page of the console: the alert messages come with the layout.
+await loadNamespace('alerts', { 'zh-CN': () => import('../../locales/alerts/zh-CN.ts'), 'en-US': () => import('../../locales/alerts/en-US.ts') });
+
+/**
+ * The header's bell: how many alerts wait for someone to confirm them, the latest of them, and a
+ * notice when one is raised. Live: the server's event stream refreshes every alert view at once.
+ */
+export function AlertBell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const allowed = usePermission()('risk', 'query');
+  const summary = useQuery({ queryKey: ['alerts', enterpriseID, 'summary'], queryFn: alertApi.summary, enabled: allowed && Boolean(enterpriseID) });
+  const latest = useQuery({ queryKey: ['alerts', enterpriseID, 'list', { state: 'new', bell: true }], queryFn: () => alertApi.list({ state: 'new', page: 1, pageSize: 6 }), enabled: allowed && Boolean(enterpriseID) });
+
+  const open = (id: number) => navigate('/risk/alerts', { state: { alertId: id } });
+  // Alerts raised together (a rule's run over a new delivery) make one notice, not one each.
+  const batch = useRef<{ events: AlertLiveEvent[]; timer: ReturnType<typeof setTimeout> | null }>({ events: [], timer: null });
+  const announce = () => {
+    const events = batch.current.events.sort((a, b) => RISK_LEVELS.indexOf(a.level) - RISK_LEVELS.indexOf(b.level));
+    batch.current = { events: [], timer: null };
+    const [first] = events;
+    notification.warning({
+      key: events.length === 1 ? `alert-${first.id}` : 'alerts-raised',
+      message: events.length === 1 ? t('alerts.bell.raised', { level: first.level }) : t('alerts.bell.raisedMany', { count: events.length }),
+      description: (
+        <Typography.Link data-testid="alert-notice" onClick={() => (events.length === 1 ? open(first.id) : navigate('/risk/alerts'))}>
+          {events.length === 1 ? `${first.code} ${alertTitle(t, first)}` : t('alerts.bell.gravest', { code: first.code, title: alertTitle(t, first), level: first.level })}
+        </Typography.Link>
+      ),
+      placement: 'bottomRight',
+      duration: 8,
+    });
+  };
+  useLiveAlerts(enterpriseID, allowed, (event: AlertLiveEvent) => {
+    void queryClient.invalidateQueries({ queryKey: ['alerts', enterpriseID] });
+    if (event.kind !== 'raised') return;
+    batch.current.events.push(event);
+    batch.current.timer ??= setTimeout(announce, 600);
+  });
+
+  if (!allowed) return null;
+  const count = summary.data?.result.byState.new ?? 0;
+  const content = (
+    <div style={{ width: 340 }} data-testid="alert-bell-list">
+      {latest.data?.result.list.length ? (
+        <List
+          size="small"
+          dataSource={latest.data.result.list}
+          renderItem={(a) => (
+            <List.Item style={{ cursor: 'pointer' }} onClick={() => open(a.id)}>
+              <Space direction="vertical" size={0} style={{ width: '100%' }}>
+                <Space size={4}>
+                  <RiskLevelTag level={a.level} />
+                  <Typography.Text ellipsis style={{ maxWidth: 260 }}>{alertTitle(t, a)}</Typography.Text>
+                </Space>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a.code} · {dayjs(a.raisedAt).fromNow()}</Typography.Text>
+              </Space>
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alerts.bell.none')} />
+      )}
+      <Button type="link" block onClick={() => navigate('/risk/alerts')} data-testid="alert-bell-all">{t('alerts.bell.all')}</Button>
+    </div>
+  );
+  return (
+    <Popover content={content} title={t('alerts.bell.title', { count })} trigger="click" placement="bottomRight">
+      <span style={{ padding: '0 8px', cursor: 'pointer' }} data-testid="alert-bell" aria-label={t('alerts.bell.title', { count })}>
+        <Badge count={count} size="small" overflowCount={99} data-testid="alert-bell-count">
+          <BellOutlined style={{ fontSize: 16 }} />
+        </Badge>
+      </span>
+    </Popover>
+  );
+}

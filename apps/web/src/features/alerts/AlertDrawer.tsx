@@ -1,0 +1,261 @@
+import { useEffect, useState } from 'react';
+import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, Modal, Select, Space, Tag, Typography, Upload, message } from 'antd';
+import { CameraOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import { ALERT_PHOTOS_MAX, ALERT_STEP_FROM, type AlertDetail, type AlertEvent, type AlertSource, type AlertStep } from '@console/contract';
+import { alertApi } from '../../api/alerts.ts';
+import { enterpriseApi } from '../../api/enterprises.ts';
+import { errorMessage } from '../../api/http.ts';
+import { useActionVisible, usePermission } from '../../components/Authorized.tsx';
+import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { HistoryTimeline } from '../../components/HistoryTimeline.tsx';
+import { RiskLevelTag } from '../../components/RiskLevel.tsx';
+import { useSession } from '../../stores/session.ts';
+import { STATE_TAG_COLOR, alertTitle, alertValue } from './alertStyle.ts';
+
+/** Where each source's objects are worked in the console. */
+const SOURCE_PAGE: Record<Exclude<AlertSource, 'manual'>, string> = {
+  settlement: '/settlement',
+  construction: '/risk/construction',
+  weather: '/weather',
+  leak: '/leak',
+  pipeRisk: '/enterprise/map',
+};
+/** Steps in the order their buttons stand. */
+const STEPS: AlertStep[] = ['confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'];
+/** Steps whose note is required (a reason, a report). */
+const NOTE_REQUIRED: AlertStep[] = ['falseAlarm', 'handle', 'reject', 'reopen', 'note'];
+const FACT_KEYS = ['datasetName', 'metric', 'pointCount', 'siteName', 'pressure', 'gasPipeId', 'criticality', 'type', 'end', 'foundAt', 'estimatedLeakM3h', 'fromLevel', 'since', 'likelihood', 'consequence'] as const;
+const time = (at: string | null) => (at ? dayjs(at).format('YYYY-MM-DD HH:mm') : '-');
+
+/** A timeline photo loaded with the token (plain <img src> cannot send it). */
+function PhotoThumb({ photo }: { photo: { id: number; fileName: string } }) {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    let objectUrl: string | undefined;
+    void alertApi.photoBlob(photo.id).then((blob) => setUrl((objectUrl = URL.createObjectURL(blob))));
+    return () => {
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [photo.id]);
+  return <Image src={url} width={64} height={64} style={{ objectFit: 'cover', borderRadius: 4 }} alt={photo.fileName} data-testid="alert-photo" />;
+}
+
+/**
+ * The selected alert: what raised it and on what, the steps its state allows the reader (the
+ * assignee accepts and reports; administrators supervise), the deadline, the affected pipes and
+ * the timeline with its photos. Full width on a phone: the crew reports from the street.
+ */
+export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const screens = Grid.useBreakpoint();
+  const navigate = useNavigate();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const canWork = useActionVisible('edit');
+  const isAdmin = usePermission()('enterprise', 'edit');
+  const allowClick = useClickGuard();
+  const queryClient = useQueryClient();
+  const [stepping, setStepping] = useState<AlertStep | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [photos, setPhotos] = useState<File[]>([]);
+  const [form] = Form.useForm<Record<string, unknown>>();
+  const members = useQuery({ queryKey: ['members', enterpriseID], queryFn: enterpriseApi.members, enabled: stepping === 'dispatch' });
+  const settings = useQuery({ queryKey: ['alerts', enterpriseID, 'settings'], queryFn: alertApi.settings, enabled: stepping === 'dispatch' });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['alerts', enterpriseID] });
+
+  if (!alert) return null;
+  const may = (step: AlertStep) => {
+    if (!canWork || !ALERT_STEP_FROM[step].includes(alert.state)) return false;
+    if (step === 'accept' || step === 'handle') return alert.assignedToMe || isAdmin;
+    if (step === 'supervise') return isAdmin;
+    return true;
+  };
+  const open = (step: AlertStep) => {
+    form.resetFields();
+    setPhotos([]);
+    if (step === 'dispatch') form.setFieldsValue({ organisation: alert.organisation ?? undefined, assigneeId: alert.assigneeId ?? undefined });
+    setStepping(step);
+  };
+  const submit = async () => {
+    if (!allowClick() || !stepping) return;
+    const values = await form.validateFields();
+    const body: Record<string, unknown> = { ...values };
+    if (values.deadline) body.deadline = (values.deadline as Dayjs).toISOString();
+    if (stepping === 'supervise') body.supervised = !alert.supervised;
+    setSaving(true);
+    try {
+      const response = await alertApi.step(alert.id, stepping, body);
+      // The report's photos go on the entry just written.
+      const entry = response.result.events.at(-1);
+      if (entry) for (const photo of photos) await alertApi.addPhoto(alert.id, entry.id, photo);
+      message.success(response.message);
+      setStepping(null);
+      await refresh();
+    } catch (error) {
+      message.error(errorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const addPhoto = async (event: AlertEvent, file: File) => {
+    try {
+      await alertApi.addPhoto(alert.id, event.id, file);
+      await refresh();
+    } catch (error) {
+      message.error(errorMessage(error));
+    }
+  };
+
+  const facts = FACT_KEYS.flatMap((key) => {
+    const value = alert.details[key];
+    if (value === undefined || value === null || value === '') return [];
+    let text = String(value);
+    if (key === 'metric') text = t(`alerts.metric.${value}`);
+    if (key === 'end' || key === 'foundAt') text = time(String(value));
+    if (key === 'criticality') text = t(`alerts.criticality.${value}`);
+    if (key === 'type') text = t(`alerts.weatherType.${value}`);
+    return [{ key, text }];
+  });
+  const areaNames = Array.isArray(alert.details.riskAreas) ? (alert.details.riskAreas as { name: string }[]).map((a) => a.name) : [];
+  const required = (label: string) => [{ required: true, whitespace: true, message: t('alerts.form.required') + ': ' + label }];
+  const stepLabel = (step: AlertStep) => (step === 'supervise' && alert.supervised ? t('alerts.step.unsupervise') : t(`alerts.step.${step}`));
+  const noteLabel = stepping === 'handle' ? t('alerts.form.report') : stepping && ['falseAlarm', 'reject', 'reopen'].includes(stepping) ? t('alerts.form.reason') : t('alerts.form.note');
+  return (
+    <Drawer open onClose={onClose} width={screens.md ? 540 : '100%'} title={t('alerts.detail.title', { code: alert.code })} mask={false} data-testid="alert-drawer">
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Space wrap>
+          <RiskLevelTag level={alert.level} />
+          <Tag color={STATE_TAG_COLOR[alert.state]} data-testid="alert-state">{t(`alerts.state.${alert.state}`)}</Tag>
+          {alert.overdue && <Tag color="red" data-testid="alert-overdue">{t('alerts.overdue')}</Tag>}
+          {alert.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
+          <Tag>{t(`alerts.source.${alert.source}`)}</Tag>
+        </Space>
+        <Typography.Title level={5} style={{ margin: 0 }} data-testid="alert-title">{alertTitle(t, alert)}</Typography.Title>
+        {canWork && (
+          <Space wrap>
+            {STEPS.filter(may).map((step) => (
+              <Button key={step} type={['confirm', 'dispatch', 'accept', 'handle', 'close'].includes(step) ? 'primary' : 'default'} danger={step === 'falseAlarm'} onClick={() => open(step)} data-testid={`alert-${step}`}>
+                {stepLabel(step)}
+              </Button>
+            ))}
+          </Space>
+        )}
+        <Descriptions size="small" column={1} bordered data-testid="alert-facts">
+          <Descriptions.Item label={t('alerts.detail.value')}>{alertValue(t, alert)}</Descriptions.Item>
+          <Descriptions.Item label={t('alerts.detail.source')}>
+            {alert.source === 'manual' ? t('alerts.source.manual') : <Typography.Link onClick={() => navigate(SOURCE_PAGE[alert.source as Exclude<AlertSource, 'manual'>])}>{t('alerts.detail.open', { what: t(`alerts.linkTo.${alert.source}`) })}</Typography.Link>}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alerts.detail.pipes')}>
+            {alert.pipeIds.length ? <Space wrap size={4}>{alert.pipeIds.slice(0, 12).map((id) => <Tag key={id}>{id}</Tag>)}</Space> : null}
+            {alert.pipeCount > Math.min(alert.pipeIds.length, 12) || !alert.pipeIds.length ? <Typography.Text type="secondary">{t('alerts.detail.pipesMore', { n: alert.pipeCount })}</Typography.Text> : null}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alerts.detail.raised')}>{time(alert.raisedAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('alerts.detail.firstResponse')}>{time(alert.firstResponseAt)}</Descriptions.Item>
+          {alert.organisation && <Descriptions.Item label={t('alerts.detail.dispatch')}>{[alert.organisation, alert.assigneeName].filter(Boolean).join(' · ')}</Descriptions.Item>}
+          {alert.deadline && (
+            <Descriptions.Item label={t('alerts.detail.deadline')}>
+              <Typography.Text type={alert.overdue ? 'danger' : undefined} data-testid="alert-deadline">{time(alert.deadline)}</Typography.Text>
+            </Descriptions.Item>
+          )}
+          {alert.handledAt && <Descriptions.Item label={t('alerts.detail.handled')}>{time(alert.handledAt)}</Descriptions.Item>}
+          {alert.closedAt && <Descriptions.Item label={t('alerts.detail.closed')}>{time(alert.closedAt)}</Descriptions.Item>}
+        </Descriptions>
+        {(facts.length > 0 || areaNames.length > 0) && (
+          <Descriptions size="small" column={1} bordered title={t('alerts.detail.facts')}>
+            {facts.map((f) => <Descriptions.Item key={f.key} label={t(`alerts.facts.${f.key}`)}>{f.text}</Descriptions.Item>)}
+            {areaNames.length > 0 && <Descriptions.Item label={t('alerts.facts.riskAreas')}>{areaNames.join('、')}</Descriptions.Item>}
+          </Descriptions>
+        )}
+        <div>
+          <Typography.Title level={5}>{t('alerts.detail.timeline')}</Typography.Title>
+          <HistoryTimeline
+            testId="alert-timeline"
+            entries={[...alert.events].reverse().map((e) => ({
+              id: e.id,
+              title: t(`alerts.events.${e.action}`) + (e.fromState !== e.toState && e.action !== 'raise' ? ` → ${t(`alerts.state.${e.toState}`)}` : ''),
+              color: e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : e.toState === 'new' ? 'red' : 'blue',
+              at: e.at,
+              userName: e.userName,
+              lines: [
+                ...(e.action === 'dispatch' && e.details ? [t('alerts.eventLines.dispatch', { organisation: e.details.organisation, assignee: e.details.assignee, deadline: time(String(e.details.deadline)) })] : []),
+                ...(e.action === 'supervise' ? [t(e.details?.supervised ? 'alerts.eventLines.supervisedOn' : 'alerts.eventLines.supervisedOff')] : []),
+                ...(e.note ? [e.note] : []),
+              ],
+              extra: (
+                <Space wrap style={{ marginTop: 4 }}>
+                  <Image.PreviewGroup>{e.photos.map((p) => <PhotoThumb key={p.id} photo={p} />)}</Image.PreviewGroup>
+                  {canWork && (e.byMe || isAdmin) && e.action !== 'raise' && e.photos.length < ALERT_PHOTOS_MAX && (
+                    <Upload accept="image/jpeg,image/png,image/webp,image/heic" showUploadList={false} beforeUpload={(file) => { void addPhoto(e, file); return false; }}>
+                      <Button size="small" type="text" icon={<CameraOutlined />}>{t('alerts.detail.addPhoto')}</Button>
+                    </Upload>
+                  )}
+                </Space>
+              ),
+            }))}
+          />
+        </div>
+      </Space>
+      <Modal
+        open={stepping !== null}
+        title={stepping ? t('alerts.form.stepTitle', { step: stepLabel(stepping), code: alert.code }) : ''}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={saving}
+        width={screens.md ? 520 : '100%'}
+        onCancel={() => setStepping(null)}
+        onOk={submit}
+        destroyOnHidden
+        okButtonProps={{ 'data-testid': 'alert-step-save' } as never}
+      >
+        <Form form={form} layout="vertical" name="alert-step">
+          {stepping === 'dispatch' && (
+            <>
+              <Form.Item name="organisation" label={t('alerts.form.organisation')} rules={required(t('alerts.form.organisation'))}>
+                <Input maxLength={120} data-testid="alert-organisation" />
+              </Form.Item>
+              <Form.Item name="assigneeId" label={t('alerts.form.assignee')} rules={[{ required: true, message: `${t('alerts.form.required')}: ${t('alerts.form.assignee')}` }]}>
+                <Select
+                  showSearch
+                  optionFilterProp="label"
+                  data-testid="alert-assignee"
+                  loading={members.isLoading}
+                  options={(members.data?.result ?? []).filter((m) => m.status === 'active' && m.role !== 'viewer').map((m) => ({ value: m.userId, label: `${m.realname} (${m.username})` }))}
+                />
+              </Form.Item>
+              <Form.Item
+                name="deadline"
+                label={t('alerts.form.deadline')}
+                extra={settings.data ? t('alerts.form.deadlineHint', { level: alert.level, hours: settings.data.result.deadlineHours[alert.level] }) : undefined}
+              >
+                <DatePicker showTime style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
+              </Form.Item>
+            </>
+          )}
+          {stepping && (
+            <Form.Item name="note" label={noteLabel} rules={NOTE_REQUIRED.includes(stepping) ? required(noteLabel) : undefined}>
+              <Input.TextArea rows={3} maxLength={2000} data-testid="alert-step-note" />
+            </Form.Item>
+          )}
+          {(stepping === 'handle' || stepping === 'note') && (
+            <Form.Item label={t('alerts.form.photos')}>
+              <Upload
+                accept="image/jpeg,image/png,image/webp,image/heic"
+                listType="picture"
+                multiple
+                maxCount={ALERT_PHOTOS_MAX}
+                fileList={photos.map((p, i) => ({ uid: String(i), name: p.name, status: 'done' as const, originFileObj: p as never }))}
+                beforeUpload={(file) => { setPhotos((list) => [...list, file].slice(0, ALERT_PHOTOS_MAX)); return false; }}
+                onRemove={(file) => setPhotos((list) => list.filter((_, i) => String(i) !== file.uid))}
+              >
+                {photos.length < ALERT_PHOTOS_MAX && <Button icon={<CameraOutlined />} data-testid="alert-photos">{t('alerts.form.photos')}</Button>}
+              </Upload>
+            </Form.Item>
+          )}
+        </Form>
+      </Modal>
+    </Drawer>
+  );
+}

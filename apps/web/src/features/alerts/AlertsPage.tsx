@@ -1,0 +1,172 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tag, Typography } from 'antd';
+import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { ALERT_SOURCES, ALERT_STATES, RISK_LEVELS, RISK_LEVEL_COLORS, type AlertRow, type BBox } from '@console/contract';
+import { alertApi, type AlertFilters } from '../../api/alerts.ts';
+import { errorMessage } from '../../api/http.ts';
+import { mapApi } from '../../api/map.ts';
+import { Authorized, usePermission } from '../../components/Authorized.tsx';
+import { MapView } from '../../components/MapView.tsx';
+import { RiskLevelTag } from '../../components/RiskLevel.tsx';
+import { useSession } from '../../stores/session.ts';
+import { AlertDrawer } from './AlertDrawer.tsx';
+import { AlertSettingsModal } from './AlertSettingsModal.tsx';
+import { RaiseAlertModal } from './RaiseAlertModal.tsx';
+import { STATE_TAG_COLOR, alertFeatures, alertTitle } from './alertStyle.ts';
+
+const PAGE_SIZE = 15;
+
+/**
+ * The duty officer's alert desk: what is open and overdue at the top, the alerts with filters
+ * beside the map of the open ones, and the selected alert's drawer to work it to closure. New
+ * alerts and others' steps arrive without reloading (the header's bell keeps the stream).
+ */
+export default function AlertsPage() {
+  const { t } = useTranslation();
+  const enterpriseID = useSession((s) => s.enterpriseID);
+  const isAdmin = usePermission()('enterprise', 'edit');
+  const location = useLocation();
+  const [filters, setFilters] = useState<AlertFilters>({ state: 'open' });
+  const [page, setPage] = useState(1);
+  const [raising, setRaising] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  // The bell opens an alert here through the navigation's state (an address per alert would open a tab each).
+  const [selectedId, select] = useState<number | null>((location.state as { alertId?: number } | null)?.alertId ?? null);
+  useEffect(() => {
+    const alertId = (location.state as { alertId?: number } | null)?.alertId;
+    if (alertId) select(alertId);
+  }, [location.state]);
+
+  const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  const params = { ...filters, page, pageSize: PAGE_SIZE };
+  const list = useQuery({ queryKey: ['alerts', enterpriseID, 'list', params], queryFn: () => alertApi.list(params), placeholderData: keepPreviousData });
+  const summary = useQuery({ queryKey: ['alerts', enterpriseID, 'summary'], queryFn: alertApi.summary });
+  const places = useQuery({ queryKey: ['alerts', enterpriseID, 'places'], queryFn: alertApi.places });
+  const detail = useQuery({ queryKey: ['alerts', enterpriseID, 'alert', selectedId], queryFn: () => alertApi.get(selectedId!), enabled: selectedId !== null });
+  const selected = selectedId !== null ? (detail.data?.result ?? null) : null;
+
+  const overlays = useMemo(() => {
+    const dots = { key: 'alerts', features: alertFeatures(places.data?.result ?? [], t, selectedId ?? undefined), onClick: (id: number) => select(id) };
+    if (!selected) return [dots];
+    const geometry = selected.geometry as never;
+    return [{ key: 'selected', features: [{ id: -selected.id, geometry, color: RISK_LEVEL_COLORS[selected.level], selected: true }] }, dots];
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [places.data, selected, selectedId, t]);
+  const focus = useMemo<BBox | null>(() => {
+    if (!selected) return null;
+    const [dx, dy] = [0.003, 0.002];
+    return [selected.lon - dx, selected.lat - dy, selected.lon + dx, selected.lat + dy];
+  }, [selected?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (list.isError) return <Alert type="error" showIcon message={errorMessage(list.error)} />;
+  const set = (patch: AlertFilters) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+  const s = summary.data?.result;
+  return (
+    <Card data-testid="alerts-page" styles={{ body: { paddingTop: 12 } }}>
+      <Row gutter={[12, 12]} style={{ marginBottom: 12 }} data-testid="alerts-summary">
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.open')} value={s?.open ?? '-'} /></Col>
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.new')} value={s?.byState.new ?? '-'} valueStyle={{ color: '#cf1322' }} /></Col>
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.overdue')} value={s?.overdue ?? '-'} valueStyle={{ color: '#cf1322' }} /></Col>
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.supervised')} value={s?.supervised ?? '-'} valueStyle={{ color: '#c41d7f' }} /></Col>
+        <Col xs={12} md={4}><Statistic title={t('alerts.summary.onTime')} value={s?.onTimeRate === null || s === undefined ? '-' : Math.round(s.onTimeRate * 100)} suffix={s?.onTimeRate === null || s === undefined ? undefined : '%'} /></Col>
+        <Col xs={12} md={4}><Statistic title={t('alerts.summary.response')} value={s?.medianFirstResponseMin ?? '-'} suffix={s?.medianFirstResponseMin !== null && s ? t('alerts.minutes', { n: '' }).trim() : undefined} /></Col>
+        <Col xs={24} md={4}>
+          <Space wrap size={4} style={{ marginTop: 8 }}>
+            {RISK_LEVELS.map((l) => <RiskLevelTag key={l} level={l} label={`${l} · ${s?.byLevel[l] ?? 0}`} />)}
+          </Space>
+        </Col>
+      </Row>
+      <Space wrap style={{ marginBottom: 8 }}>
+        <Input.Search allowClear placeholder={t('alerts.keyword')} style={{ width: 200 }} onSearch={(v) => set({ keyword: v || undefined })} data-testid="alerts-keyword" />
+        <Select
+          allowClear
+          style={{ width: 150 }}
+          value={filters.state}
+          onChange={(v) => set({ state: v })}
+          placeholder={t('alerts.filters.state')}
+          data-testid="alerts-state"
+          options={[{ value: 'open', label: t('alerts.filters.open') }, ...ALERT_STATES.map((v) => ({ value: v, label: t(`alerts.state.${v}`) }))]}
+        />
+        <Select allowClear style={{ width: 120 }} value={filters.level} onChange={(v) => set({ level: v })} placeholder={t('alerts.filters.level')} options={RISK_LEVELS.map((v) => ({ value: v, label: v }))} />
+        <Select allowClear style={{ width: 140 }} value={filters.source} onChange={(v) => set({ source: v })} placeholder={t('alerts.filters.source')} options={ALERT_SOURCES.map((v) => ({ value: v, label: t(`alerts.source.${v}`) }))} />
+        {(['overdue', 'supervised', 'mine'] as const).map((flag) => (
+          <Space size={4} key={flag}>
+            <Switch size="small" checked={filters[flag] === 'true'} onChange={(v) => set({ [flag]: v ? 'true' : undefined })} data-testid={`alerts-${flag}`} />
+            {t(`alerts.filters.${flag}`)}
+          </Space>
+        ))}
+        <Authorized action="add">
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setRaising(true)} data-testid="alerts-raise">{t('alerts.raise')}</Button>
+        </Authorized>
+        {isAdmin && <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)} data-testid="alerts-settings">{t('alerts.settings')}</Button>}
+      </Space>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
+        <div style={{ flex: '3 1 560px', minWidth: 0 }}>
+          <Table<AlertRow>
+            rowKey="id"
+            size="small"
+            loading={list.isFetching}
+            dataSource={list.data?.result.list ?? []}
+            scroll={{ x: 'max-content' }}
+            pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: setPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.total', { total })}</span> }}
+            onRow={(a) => ({ onClick: () => select(a.id), style: { cursor: 'pointer' } })}
+            rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
+            columns={[
+              { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
+              { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: AlertRow['level']) => <RiskLevelTag level={v} /> },
+              {
+                title: t('alerts.columns.title'),
+                key: 'title',
+                render: (_: unknown, a: AlertRow) => (
+                  <Space size={4}>
+                    <Typography.Text ellipsis style={{ maxWidth: 280 }}>{alertTitle(t, a)}</Typography.Text>
+                    {a.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
+                  </Space>
+                ),
+              },
+              { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: AlertRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
+              { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
+              {
+                title: t('alerts.columns.deadline'),
+                dataIndex: 'deadline',
+                render: (v: string | null, a: AlertRow) => (v ? <Typography.Text type={a.overdue ? 'danger' : undefined}>{dayjs(v).format('MM-DD HH:mm')}{a.overdue ? ` · ${t('alerts.overdue')}` : ''}</Typography.Text> : '-'),
+              },
+              { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', render: (v: string | null) => v ?? '-' },
+            ]}
+          />
+        </div>
+        <div style={{ flex: '2 1 400px', minWidth: 0 }} data-testid="alerts-map">
+          {settings.data ? <MapView settings={settings.data.result} height={560} overlays={overlays} focus={focus} /> : <Skeleton active />}
+          <Space wrap style={{ marginTop: 8 }}>
+            {RISK_LEVELS.map((l) => (
+              <Space key={l} size={4}>
+                <span style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, background: RISK_LEVEL_COLORS[l] }} />
+                {t(`alerts.levelName.${l}`)}
+              </Space>
+            ))}
+          </Space>
+        </div>
+      </div>
+      <AlertDrawer alert={selected} onClose={() => select(null)} />
+      {settings.data && (
+        <RaiseAlertModal
+          open={raising}
+          settings={settings.data.result}
+          onClose={() => setRaising(false)}
+          onRaised={(alert) => {
+            setRaising(false);
+            select(alert.id);
+          }}
+        />
+      )}
+      <AlertSettingsModal open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+    </Card>
+  );
+}
