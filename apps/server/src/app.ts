@@ -48,6 +48,7 @@ import { pipeRiskRoutes } from './modules/pipeRisk/routes.ts';
 import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
 import { AlertEngine } from './modules/alerts/engine.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
+import { datavRoutes } from './modules/datav/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
@@ -263,6 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(riskAreaRoutes, { prefix: '/risk-areas', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(weatherRoutes, { prefix: '/weather' });
       await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk });
+      await api.register(datavRoutes, { prefix: '/datav' });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(preferenceRoutes, { prefix: '/preferences' });

@@ -17,3 +17,4 @@ export * from './riskAreas.ts';
 export * from './weather.ts';
 export * from './pipeRisk.ts';
 export * from './alerts.ts';
+export * from './datav.ts';

@@ -119,6 +119,8 @@ interface MapViewProps {
    * to remove them. Called again when it changes (keep it stable) or the map is rebuilt.
    */
   extend?: (map: OlMap) => (() => void) | void;
+  /** The built-in basemap's palette: light (default) or dark (the big screen). */
+  theme?: 'light' | 'dark';
 }
 
 const ALL_NETWORKS = Object.keys(NETWORK_MAP_COLOR) as NetworkType[];
@@ -157,15 +159,25 @@ function authorisedTileLoad(tile: VectorTile<FeatureLike>, url: string) {
 /** Map units per pixel at about zoom 13, where distribution pipes appear. */
 const DETAIL_RESOLUTION: Record<number, number> = { 3857: 19, 4326: 1.7e-4 };
 
-const BASEMAP_STYLE: Record<string, Style> = {
-  water: new Style({ fill: new Fill({ color: '#aad3f5' }) }),
-  parks: new Style({ fill: new Fill({ color: '#c8e6c0' }) }),
-  street: new Style({ stroke: new Stroke({ color: '#ffffff', width: 3 }) }),
-  mainStreet: new Style({ stroke: new Stroke({ color: '#fde6a8', width: 6 }) }),
+const BASEMAP_STYLE: Record<'light' | 'dark', Record<string, Style>> = {
+  light: {
+    water: new Style({ fill: new Fill({ color: '#aad3f5' }) }),
+    parks: new Style({ fill: new Fill({ color: '#c8e6c0' }) }),
+    street: new Style({ stroke: new Stroke({ color: '#ffffff', width: 3 }) }),
+    mainStreet: new Style({ stroke: new Stroke({ color: '#fde6a8', width: 6 }) }),
+  },
+  // The big screen's night palette: the network in its colours stands out on it.
+  dark: {
+    water: new Style({ fill: new Fill({ color: '#0f3050' }) }),
+    parks: new Style({ fill: new Fill({ color: '#0f2f2a' }) }),
+    street: new Style({ stroke: new Stroke({ color: '#1b2c44', width: 3 }) }),
+    mainStreet: new Style({ stroke: new Stroke({ color: '#26405f', width: 6 }) }),
+  },
 };
+const BASEMAP_BACKGROUND = { light: '#f2efe9', dark: '#0a1628' };
 
 /** The basemap layer the enterprise's map settings describe, or an error to show. */
-async function basemapLayer(settings: MapSettings, t: (key: string) => string): Promise<BaseLayer | null> {
+async function basemapLayer(settings: MapSettings, t: (key: string) => string, theme: 'light' | 'dark'): Promise<BaseLayer | null> {
   const url = settings.serviceUrl ?? '';
   switch (settings.serviceType) {
     case 'none':
@@ -175,12 +187,12 @@ async function basemapLayer(settings: MapSettings, t: (key: string) => string): 
       if (/\.pbf($|\?)/.test(template)) {
         return new VectorTileLayer({
           source: new VectorTileSource({ format: new MVT(), url: template, tileGrid: gridFor(settings.srid, 512), projection: `EPSG:${settings.srid}` }),
-          background: '#f2efe9',
+          background: BASEMAP_BACKGROUND[theme],
           style: (feature, resolution) => {
             const kind = String(feature.get('kind'));
             // Side streets only from about zoom 12: further out they are noise under the mains.
             if (kind === 'street' && resolution > 2 * DETAIL_RESOLUTION[settings.srid]) return undefined;
-            return BASEMAP_STYLE[kind === 'river' ? 'water' : kind === 'park' ? 'parks' : kind];
+            return BASEMAP_STYLE[theme][kind === 'river' ? 'water' : kind === 'park' ? 'parks' : kind];
           },
         });
       }
@@ -264,7 +276,7 @@ function pipeStyle(visible: Set<string>, srid: number, colourBy: 'network' | 'ri
  * in EPSG:4326 or 3857), the enterprise's pipes as vector tiles styled by network type, and
  * project areas. Wrong settings show a readable error over the map.
  */
-export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlays, measure, extend }: MapViewProps) {
+export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlays, measure, extend, theme = 'light' }: MapViewProps) {
   const { t } = useTranslation();
   const target = useRef<HTMLDivElement>(null);
   const tooltip = useRef<HTMLDivElement>(null);
@@ -317,7 +329,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     const isOverlay = (layer: unknown) => [...overlayLayers.values()].includes(layer as VectorLayer);
     setError(null);
     let cancelled = false;
-    basemapLayer(settings, t)
+    basemapLayer(settings, t, theme)
       .then((layer) => {
         if (cancelled || !layer) return;
         instance.getLayers().insertAt(0, layer);
@@ -368,7 +380,7 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       map.current = null;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [JSON.stringify(settings)]);
+  }, [JSON.stringify(settings), theme]);
 
   useEffect(() => {
     const l = layers.current;

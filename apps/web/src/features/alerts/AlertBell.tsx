@@ -10,14 +10,13 @@ import { RISK_LEVELS, type AlertLiveEvent } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
 import { usePermission } from '../../components/Authorized.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
-import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
 import { alertTitle } from './alertStyle.ts';
-import { useLiveAlerts } from './liveAlerts.ts';
+import { loadAlertMessages, useLiveAlerts } from './liveAlerts.ts';
 
 dayjs.extend(relativeTime);
 // The bell is on every page of the console: the alert messages come with the layout.
-await loadNamespace('alerts', { 'zh-CN': () => import('../../locales/alerts/zh-CN.ts'), 'en-US': () => import('../../locales/alerts/en-US.ts') });
+await loadAlertMessages();
 
 /**
  * The header's bell: how many alerts wait for someone to confirm them, the latest of them, and a

@@ -1,6 +1,10 @@
 import { useEffect, useRef } from 'react';
 import type { AlertLiveEvent } from '@console/contract';
 import { openStream } from '../../api/http.ts';
+import { loadNamespace } from '../../locales/index.ts';
+
+/** The alert messages, for every screen that names alerts (the bell, the big screen). */
+export const loadAlertMessages = () => loadNamespace('alerts', { 'zh-CN': () => import('../../locales/alerts/zh-CN.ts'), 'en-US': () => import('../../locales/alerts/en-US.ts') });
 
 /** After a stream ends or fails, the next try waits this long (the server's retry hint). */
 const RETRY_MS = 3_000;
