@@ -665,18 +665,6 @@ const enUS = {
     removeConfirm: 'Remove {{name}} from the enterprise?',
     done: 'Done',
   },
-  system: {
-    introTitle: 'Product introduction',
-    introLead:
-      'The console brings satellite radar, pipe network data and field work together so a utility can find and fix risk in its buried networks.',
-    features: {
-      leak: 'Leak detection: L-band SAR (SAOCOM) points of interest, worked through by crews from assignment to repair.',
-      settlement: 'Ground settlement: InSAR velocities and time series along every pipe, with alerts on thresholds.',
-      construction: 'Construction risk: excavation and piling near pipes, with distance to the nearest pipe and status.',
-      riskProne: 'Risk-prone areas: waterlogging and collapse-prone ground over the network.',
-      datav: 'Supervision screen: monitor, warn, dispatch and close out, on one page.',
-    },
-  },
 };
 
 export type Messages = typeof enUS;

@@ -667,17 +667,6 @@ const zhCN: Messages = {
     removeConfirm: '确定将 {{name}} 移出企业？',
     done: '操作成功',
   },
-  system: {
-    introTitle: '产品介绍',
-    introLead: '系统将卫星雷达、管网数据与现场作业结合在一起，帮助企业发现并处置埋地管网中的风险。',
-    features: {
-      leak: '漏损监测：L 波段 SAR（SAOCOM）兴趣点，由巡检队伍从派单到修复逐一处理。',
-      settlement: '沉降监测：每条管线沿线的 InSAR 速率与时间序列，超阈值告警。',
-      construction: '施工风险：管线附近的开挖、打桩，显示与最近管线的距离及状态。',
-      riskProne: '易发区风险：管网上方的内涝与塌陷易发区域。',
-      datav: '监管大屏：监测、预警、派单、闭环，一屏掌握。',
-    },
-  },
 };
 
 export default zhCN;
