@@ -263,7 +263,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(constructionRoutes, { prefix: '/construction', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(riskAreaRoutes, { prefix: '/risk-areas', limits, runner: importRunner, photoLimit: config.photoLimit });
       await api.register(weatherRoutes, { prefix: '/weather' });
-      await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk });
+      await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk, limits, runner: importRunner });
       await api.register(datavRoutes, { prefix: '/datav' });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });

@@ -23,6 +23,13 @@ test.describe('pipe risk', () => {
     await expect(detail).toContainText('A factor at its maximum');
     await page.waitForTimeout(800); // the map's highlight and the drawer's slide
     await page.screenshot({ path: testInfo.outputPath('pipe-risk-en.png') });
+    // The sensitive sites layer the consequence is scored by.
+    await page.keyboard.press('Escape');
+    await panel.getByTestId('pipe-risk-sensitive').click();
+    await expect(page.getByTestId('sensitive-list')).toContainText('滨江区人民医院');
+    await expect(page.locator('.ant-modal:visible')).toContainText('Sensitive sites (9)');
+    await page.screenshot({ path: testInfo.outputPath('sensitive-sites-en.png') });
+    await page.locator('.ant-modal:visible .ant-modal-close').click();
 
     await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
     await page.reload();

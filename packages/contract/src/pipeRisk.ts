@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NETWORK_TYPES } from './projects.ts';
 import { optionalNumber, optionalText } from './fields.ts';
+import { fieldMapping, importSrid } from './imports.ts';
 import { RISK_LEVELS, type RiskLevel } from './riskAreas.ts';
 
 /**
@@ -9,7 +10,7 @@ import { RISK_LEVELS, type RiskLevel } from './riskAreas.ts';
  */
 export const LIKELIHOOD_FACTORS = ['ageMaterial', 'diameter', 'leaks', 'settlement', 'construction', 'riskAreas', 'weather'] as const;
 export type LikelihoodFactor = (typeof LIKELIHOOD_FACTORS)[number];
-export const CONSEQUENCE_FACTORS = ['medium', 'size'] as const;
+export const CONSEQUENCE_FACTORS = ['medium', 'size', 'sensitive'] as const;
 export type ConsequenceFactor = (typeof CONSEQUENCE_FACTORS)[number];
 export type RiskFactor = LikelihoodFactor | ConsequenceFactor;
 
@@ -24,8 +25,32 @@ export interface RiskWeights {
  */
 export const DEFAULT_RISK_WEIGHTS: RiskWeights = {
   likelihood: { ageMaterial: 0.2, diameter: 0.1, leaks: 0.2, settlement: 0.15, construction: 0.15, riskAreas: 0.1, weather: 0.1 },
-  consequence: { medium: 0.6, size: 0.4 },
+  consequence: { medium: 0.5, size: 0.3, sensitive: 0.2 },
 };
+
+/**
+ * Sensitive sites (schools, hospitals, stations...): a segment near one has the graver
+ * consequence. Distances (m) that score 5, 4, 3 and 2; further away 1.
+ */
+export const SENSITIVE_KINDS = ['school', 'kindergarten', 'hospital', 'station', 'market', 'government', 'other'] as const;
+export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
+export const SENSITIVE_BANDS_M = [50, 100, 200, 500] as const;
+export const SENSITIVE_IMPORT_FIELDS = ['name', 'kind'] as const;
+export type SensitiveImportField = (typeof SENSITIVE_IMPORT_FIELDS)[number];
+export const sensitiveImportStartBody = z.object({
+  mapping: fieldMapping(SENSITIVE_IMPORT_FIELDS),
+  /** For rows whose kind the file does not give. */
+  kind: z.enum(SENSITIVE_KINDS).default('other'),
+  srid: importSrid.optional(),
+});
+export type SensitiveImportStart = z.infer<typeof sensitiveImportStartBody>;
+export interface SensitiveSite {
+  id: number;
+  name: string;
+  kind: SensitiveKind;
+  lon: number;
+  lat: number;
+}
 
 /** The matrix: R = likelihood x consequence, 20-25 I (major), 9-16 II, 4-8 III, 1-3 IV. */
 export function riskLevelOf(score: number): RiskLevel {

@@ -12,6 +12,7 @@ import { seedDemoRiskAreas } from './riskAreas.ts';
 import { seedDemoOfficialWarnings, seedDemoWeather } from './weather.ts';
 import { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import { seedDemoAlerts } from './alerts.ts';
+import { seedDemoSensitiveSites } from './sensitiveSites.ts';
 import { analyseDataset } from '../modules/settlement/analysis.ts';
 import { getDataset } from '../modules/settlement/service.ts';
 
@@ -212,6 +213,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   const cityCentre = { enterpriseId: seeded.enterpriseIds.water, lon: (city.extent[0] + city.extent[2]) / 2, lat: (city.extent[1] + city.extent[3]) / 2 };
   await seedDemoWeather(db, cityCentre);
   await seedDemoOfficialWarnings(db, cityCentre);
+  // Schools, hospitals and stations the consequence of a nearby failure is scored by.
+  await seedDemoSensitiveSites(db, city.extent, [seeded.enterpriseIds.water, seeded.enterpriseIds.gas]);
   // Every segment's composite risk: the water network first as it stood a month ago (before the
   // settlement analysis), so the rises the analysis brings show in its history.
   const risk = new PipeRiskJobs(db);

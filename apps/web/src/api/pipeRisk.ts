@@ -1,5 +1,5 @@
-import type { LineGeometry, PipeRiskRow, RiskLevel, RiskWeights } from '@console/contract';
-import { get, getBlob, post, putJson } from './http.ts';
+import type { ImportJobView, LineGeometry, PipeRiskRow, RiskLevel, RiskWeights, SensitiveKind, SensitiveSite } from '@console/contract';
+import { get, getBlob, post, postJson, putJson, upload } from './http.ts';
 
 export interface PipeRiskRun {
   id: number;
@@ -25,6 +25,7 @@ export interface PipeRiskDetail extends PipeRiskRow {
     construction: { id: number; siteNo: string; name: string; criticality: string; status: string }[];
     riskAreas: { id: number; name: string; kind: string; level: RiskLevel }[];
     weather: { id: number; type: string; level: RiskLevel | null; source: string; end: string }[];
+    sensitive: { id: number; name: string; kind: SensitiveKind; distanceM: number }[];
   };
   history: { changedOn: string; fromLevel: RiskLevel; toLevel: RiskLevel }[];
 }
@@ -39,5 +40,9 @@ export const pipeRiskApi = {
   assess: () => post<PipeRiskRun>('/pipe-risk/runs'),
   weights: () => get<RiskWeights>('/pipe-risk/weights'),
   saveWeights: (weights: RiskWeights) => putJson<RiskWeights>('/pipe-risk/weights', weights),
+  sensitiveSites: () => get<SensitiveSite[]>('/pipe-risk/sensitive-sites'),
+  sensitiveUpload: (file: File, onProgress: (share: number) => void) => upload<ImportJobView>('/pipe-risk/sensitive-sites/imports', file, onProgress),
+  sensitiveStart: (id: number, values: Record<string, unknown>) => postJson<ImportJobView>(`/pipe-risk/sensitive-sites/imports/${id}/start`, values),
+  sensitiveJob: (id: number) => get<ImportJobView>(`/pipe-risk/sensitive-sites/imports/${id}`),
   exportFile: (params: PipeRiskFilters, format: 'geojson' | 'csv' | 'xlsx') => getBlob('/pipe-risk/pipes/export', { ...params, format }),
 };

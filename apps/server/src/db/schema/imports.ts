@@ -17,7 +17,7 @@ export const importJobs = pgTable(
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     /** What is imported: pipes, POI deliveries or satellite scene lists. */
-    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions', 'settlement', 'sites', 'riskAreas'] }).notNull(),
+    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions', 'settlement', 'sites', 'riskAreas', 'sensitiveSites'] }).notNull(),
     status: text('status', { enum: ['analysed', 'validating', 'writing', 'succeeded', 'failed'] }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),

@@ -1,7 +1,8 @@
 /** Composite pipe risk: each segment's latest assessment, the changes of level over time, the runs and the weights. */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, date, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { RiskLevel, RiskWeights } from '@console/contract';
+import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { RiskLevel, RiskWeights, SensitiveKind } from '@console/contract';
+import { bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
 
 /**
@@ -22,6 +23,8 @@ export const pipeRisks = pgTable(
     weather: smallint('weather').notNull(),
     medium: smallint('medium').notNull(),
     size: smallint('size').notNull(),
+    /** Nearness to a sensitive site (added later: rows assessed before it score 1). */
+    sensitive: smallint('sensitive').notNull().default(1),
     likelihood: smallint('likelihood').notNull(),
     consequence: smallint('consequence').notNull(),
     score: smallint('score').notNull(),
@@ -81,3 +84,21 @@ export const pipeRiskSettings = pgTable('pipe_risk_settings', {
   weights: jsonb('weights').$type<RiskWeights>().notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** The enterprise's sensitive sites (schools, hospitals, stations...): a layer it imports whole. */
+export const sensitiveSites = pgTable(
+  'sensitive_sites',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind').$type<SensitiveKind>().notNull(),
+    lon: doublePrecision('lon').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    ...bbox(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sensitive_sites_box_idx').using('gist', bboxBox(t)), index('sensitive_sites_enterprise_idx').on(t.enterpriseId)],
+);

@@ -4,18 +4,21 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { pipeRiskSettings, weatherWarnings } from '../../db/schema.ts';
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
+import { nearestSiteSql, sensitiveScoreSql } from './sensitive.ts';
 
 /** A 1-5 score from a warning's or an area's level I-IV. */
 const levelScore = (level: SQL) => sql`(case ${level} when 'I' then 5 when 'II' then 4 when 'III' then 3 else 2 end)`;
 
 export async function getRiskWeights(db: Db, enterpriseId: number): Promise<RiskWeights> {
   const [row] = await db.select({ weights: pipeRiskSettings.weights }).from(pipeRiskSettings).where(eq(pipeRiskSettings.enterpriseId, enterpriseId));
-  return row?.weights ?? DEFAULT_RISK_WEIGHTS;
+  // A factor added after the weights were set starts at its default weight.
+  if (!row) return DEFAULT_RISK_WEIGHTS;
+  return { likelihood: { ...DEFAULT_RISK_WEIGHTS.likelihood, ...row.weights.likelihood }, consequence: { ...DEFAULT_RISK_WEIGHTS.consequence, ...row.weights.consequence } };
 }
 
 /**
  * Each factor's 1-5 score as SQL over `pipes` (alias p) and the per-factor tables the statement
- * builds (l: leaks, s: settlement, w: works, a: areas, x: weather). Written once here; the list
+ * builds (l: leaks, s: settlement, w: works, a: areas, x: weather, n: the nearest sensitive site). Written once here; the list
  * shows the stored scores and the segment's page explains them from the same sources.
  */
 const FACTOR_SQL = {
@@ -39,6 +42,8 @@ const FACTOR_SQL = {
         when lower(coalesce(p.pressure_class, '')) ~ '^(subhigh|sub-high|次高压|shp)' then 4 when lower(coalesce(p.pressure_class, '')) ~ '^(high|高压|hp)' then 5
         when lower(coalesce(p.pressure_class, '')) ~ '^(low|低压|lp)' then 2 else 3 end)
       when p.diameter_mm is null then 2 when p.diameter_mm >= 1000 then 5 when p.diameter_mm >= 600 then 4 when p.diameter_mm >= 300 then 3 when p.diameter_mm >= 150 then 2 else 1 end`,
+  // A school, hospital or station near it: 5 within 50 m, down to 2 within 500 m.
+  sensitive: sensitiveScoreSql(sql`n.m`),
 };
 
 /** The weather warnings in force now whose kind puts pipes at risk, with the pipes each covers. */
@@ -105,6 +110,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         from risk_areas a cross join lateral jsonb_array_elements(coalesce(a.pipes -> 'pipes', '[]'::jsonb)) x
         where a.enterprise_id = ${enterpriseId} and a.status <> 'remediated' group by 1),
       weather as (${weather}),
+      near as (${nearestSiteSql(enterpriseId)}),
       scored as (
         select p.id as pipe_row_id, ${sql.join(factors.map((f) => sql`(${typeof FACTOR_SQL[f] === 'function' ? (FACTOR_SQL[f] as (y: number) => SQL)(year) : FACTOR_SQL[f]})::smallint as ${sql.raw(snake(f))}`), sql`, `)}
         from pipes p
@@ -113,6 +119,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         left join works w on w.pipe_row_id = p.id
         left join areas a on a.pipe_row_id = p.id
         left join weather x on x.pipe_row_id = p.id
+        left join near n on n.pipe_row_id = p.id
         where p.enterprise_id = ${enterpriseId}),
       rated as (
         select *, ${weighted(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood, ${weighted(CONSEQUENCE_FACTORS, weights.consequence)} as consequence,

@@ -40,13 +40,13 @@ describe('composite risk per pipe segment', () => {
     expect(run).toMatchObject({ status: 'succeeded', reason: 'manual' });
     const a = await risk(api, 'RISK-A');
     // Age 46 years -> 5, steel +1 (capped at 5); DN100 -> 4; the works by the site's criticality.
-    expect(a.factors).toEqual({ ageMaterial: 5, diameter: 4, leaks: 1, settlement: 1, construction: works, riskAreas: 1, weather: 1, medium: 5, size: 3 });
-    // Default weights: L = 5*.2 + 4*.1 + 1*.2 + 1*.15 + works*.15 + 1*.1 + 1*.1; C = 5*.6 + 3*.4 = 4.2 -> 4.
+    expect(a.factors).toEqual({ ageMaterial: 5, diameter: 4, leaks: 1, settlement: 1, construction: works, riskAreas: 1, weather: 1, medium: 5, size: 3, sensitive: 1 });
+    // Default weights: L = 5*.2 + 4*.1 + 1*.2 + 1*.15 + works*.15 + 1*.1 + 1*.1; C = 5*.5 + 3*.3 + 1*.2 = 3.6 -> 4.
     const likelihood = Math.round(1 + 0.4 + 0.2 + 0.15 + works * 0.15 + 0.1 + 0.1);
     expect(a).toMatchObject({ likelihood, consequence: 4, score: likelihood * 4, masked: true });
     const b = await risk(api, 'RISK-B');
-    // Age 6 -> 1, PE -1 (at least 1); DN300 -> 2; L = 1*.2 + 2*.1 + .2 + .15 + .15 + .1 + .1 = 1.1 -> 1; C = 3*.6 + 3*.4 = 3.
-    expect(b).toMatchObject({ factors: { ageMaterial: 1, diameter: 2, leaks: 1, settlement: 1, construction: 1, riskAreas: 1, weather: 1, medium: 3, size: 3 }, likelihood: 1, consequence: 3, score: 3, level: 'IV', masked: false });
+    // Age 6 -> 1, PE -1 (at least 1); DN300 -> 2; L = 1*.2 + 2*.1 + .2 + .15 + .15 + .1 + .1 = 1.1 -> 1; C = 3*.5 + 3*.3 + 1*.2 = 2.6 -> 3.
+    expect(b).toMatchObject({ factors: { ageMaterial: 1, diameter: 2, leaks: 1, settlement: 1, construction: 1, riskAreas: 1, weather: 1, medium: 3, size: 3, sensitive: 1 }, likelihood: 1, consequence: 3, score: 3, level: 'IV', masked: false });
 
     // The list: worst first, level and masking filters, totals from the run's figures.
     const masked = (await api({ method: 'GET', url: '/api/pipe-risk/pipes?masked=true&keyword=RISK-' })).json().result;
@@ -67,11 +67,11 @@ describe('composite risk per pipe segment', () => {
   it('weights set by an admin assess the network again; the change of level is kept with its day', async () => {
     const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     const before = await risk(api, 'RISK-A');
-    const refused = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 0, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 1, size: 0 } } });
+    const refused = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 0, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 1, size: 0, sensitive: 0 } } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('likelihood: give at least one factor a weight above 0');
     // Age alone: A's likelihood 5, C 4 -> R 20, major.
-    const saved = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 1, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 0.6, size: 0.4 } } });
+    const saved = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 1, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 0.6, size: 0.4, sensitive: 0 } } });
     expect(saved.statusCode, saved.body).toBe(200);
     await demo.app.pipeRisk.idle();
     const after = await risk(api, 'RISK-A');
@@ -96,6 +96,49 @@ describe('composite risk per pipe segment', () => {
     expect(b.factors.weather).toBe(3); // yellow
     const explained = (await api({ method: 'GET', url: `/api/pipe-risk/pipes/${b.pipeRowId}` })).json().result;
     expect(explained.sources.weather).toEqual([expect.objectContaining({ type: 'coldWave', level: 'III' })]);
+  });
+
+  it('a sensitive sites layer imported whole raises the consequence of the segments near its sites, by distance', async () => {
+    const api = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const point = (x: number, y: number, properties: Record<string, string>) => ({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [x, y] } });
+    const upload = async (name: string, features: unknown[]) => {
+      const job = (await api({ method: 'POST', url: '/api/pipe-risk/sensitive-sites/imports', ...multipartFile('file', name, JSON.stringify({ type: 'FeatureCollection', features })) })).json().result;
+      const started = await api({ method: 'POST', url: `/api/pipe-risk/sensitive-sites/imports/${job.id}/start`, payload: { mapping: job.suggestedMapping } });
+      expect(started.statusCode, started.body).toBe(200);
+      await demo.app.imports.settled(job.id);
+      return (await api({ method: 'GET', url: `/api/pipe-risk/sensitive-sites/imports/${job.id}`, headers: { 'accept-language': 'zh-CN' } })).json().result;
+    };
+    // A school 30 m east of A (5); a hospital 150 m west of B (3); a station 2 km away (none).
+    const good = await upload('sites.geojson', [
+      point(east(30), north(50), { 名称: '滨江实验小学', 类型: '学校' }),
+      point(east(850), north(50), { 名称: '区人民医院', 类型: '医院' }),
+      point(east(3000), north(50), { 名称: '地铁站', 类型: '地铁站' }),
+    ]);
+    expect(good).toMatchObject({ status: 'succeeded', rowsWritten: 3 });
+    await assess(api);
+    expect((await risk(api, 'RISK-A')).factors.sensitive).toBe(5);
+    const b = await risk(api, 'RISK-B');
+    expect(b.factors.sensitive).toBe(3);
+    const explained = (await api({ method: 'GET', url: `/api/pipe-risk/pipes/${b.pipeRowId}` })).json().result;
+    expect(explained.sources.sensitive).toEqual([expect.objectContaining({ name: '区人民医院', kind: 'hospital' })]);
+    expect(explained.sources.sensitive[0].distanceM).toBeGreaterThan(148);
+    expect(explained.sources.sensitive[0].distanceM).toBeLessThan(152);
+
+    // A bad layer (a line, an unknown kind) is refused whole: the kept layer stays.
+    const bad = await upload('bad.geojson', [
+      point(east(10), north(10), { 名称: '寺庙', 类型: '寺庙' }),
+      { type: 'Feature', properties: { 名称: '道路', 类型: '其他' }, geometry: { type: 'LineString', coordinates: [[LON, LAT], [east(10), LAT]] } },
+    ]);
+    expect(bad.status).toBe('failed');
+    expect(bad.problems.map((p: { row: number; field: string }) => [p.row, p.field.split(' ')[0]])).toEqual([[1, 'kind'], [2, 'geometry']]);
+    expect(bad.problems[0].reason).toContain('不是敏感场所类型');
+    const layer = (await api({ method: 'GET', url: '/api/pipe-risk/sensitive-sites' })).json().result;
+    expect(layer.map((s: { name: string }) => s.name).sort()).toEqual(['区人民医院', '地铁站', '滨江实验小学']);
+    // The other enterprise keeps its own layer (the demo's), none of these.
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const waterLayer = (await water({ method: 'GET', url: '/api/pipe-risk/sensitive-sites' })).json().result.map((s: { name: string }) => s.name);
+    expect(waterLayer).toHaveLength(9);
+    expect(waterLayer).not.toContain('滨江实验小学');
   });
 
   it('one assessment at a time; exports the list; each enterprise sees only its own segments', async () => {

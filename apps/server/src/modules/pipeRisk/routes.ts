@@ -1,8 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams, pipeRiskListQuery, riskWeightsBody, type Action, type RiskWeights } from '@console/contract';
+import { idParams, pipeRiskListQuery, riskWeightsBody, sensitiveImportStartBody, type Action, type RiskWeights } from '@console/contract';
 import type { Access } from '../../http/context.ts';
+import type { ImportLimits } from '../imports/jobs.ts';
+import { registerImportRoutes } from '../imports/routes.ts';
+import type { JobRunner } from '../imports/runner.ts';
+import { listSensitiveSites, startSensitiveImport, suggestSensitiveMapping } from './sensitive.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
@@ -17,9 +21,28 @@ const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterpr
 const settings: { access: Access } = { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } };
 
 /** Composite risk per pipe segment: the list worst first, one segment explained, the runs, the weights. */
-export const pipeRiskRoutes: FastifyPluginAsync<{ jobs: PipeRiskJobs }> = async (app, { jobs }) => {
+export const pipeRiskRoutes: FastifyPluginAsync<{ jobs: PipeRiskJobs; limits: ImportLimits; runner: JobRunner }> = async (app, { jobs, limits, runner }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+
+  // Sensitive sites: a layer the enterprise imports whole (each import replaces it); the network is assessed again.
+  await app.register(
+    async (sites) => {
+      registerImportRoutes(sites, {
+        kind: 'sensitiveSites',
+        permission: 'risk',
+        tags,
+        what: 'the sensitive sites layer (schools, hospitals, stations...); an import replaces the layer',
+        formats: 'GeoJSON, zipped Shapefile, KML/KMZ, CSV with lon/lat: points',
+        limits,
+        suggestMapping: suggestSensitiveMapping,
+        startBody: sensitiveImportStartBody,
+        start: (request, job, body) => startSensitiveImport(db, limits, runner, job, body, (error) => request.log.error({ err: error, jobId: job.id }, 'sensitive sites import failed')),
+      });
+      sites.get('/', { config: risk('query'), schema: { tags, summary: 'The sensitive sites layer (at most 5,000)' } }, async (request) => ok(request, await listSensitiveSites(db, requireEnterprise(request).id)));
+    },
+    { prefix: '/sensitive-sites' },
+  );
 
   api.get('/pipes', { config: risk('query'), schema: { tags, summary: 'Assessed segments, worst first, with filters and pages', querystring: pipeRiskListQuery } }, async (request) =>
     ok(request, await service.listPipeRisks(db, requireEnterprise(request).id, request.query)),

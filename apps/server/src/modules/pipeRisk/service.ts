@@ -9,6 +9,7 @@ import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { getProject } from '../projects/service.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
+import { sitesNearPipe } from './sensitive.ts';
 
 /** R's range for each level: a level filter is a range of the list's index. */
 const SCORE_RANGE: Record<RiskLevel, [number, number]> = { I: [20, 25], II: [9, 16], III: [4, 8], IV: [1, 3] };
@@ -30,6 +31,7 @@ const ROW = {
   weather: pipeRisks.weather,
   medium: pipeRisks.medium,
   size: pipeRisks.size,
+  sensitive: pipeRisks.sensitive,
   likelihood: pipeRisks.likelihood,
   consequence: pipeRisks.consequence,
   score: pipeRisks.score,
@@ -42,8 +44,8 @@ type Selected = Omit<PipeRiskRow, 'factors'> & PipeRiskRow['factors'];
 
 /** A selected row with its factor scores gathered. */
 function toRow(r: Selected): PipeRiskRow {
-  const { ageMaterial, diameter, leaks, settlement, construction, riskAreas: areas, weather, medium, size, ...rest } = r;
-  return { ...rest, factors: { ageMaterial, diameter, leaks, settlement, construction, riskAreas: areas, weather, medium, size } };
+  const { ageMaterial, diameter, leaks, settlement, construction, riskAreas: areas, weather, medium, size, sensitive, ...rest } = r;
+  return { ...rest, factors: { ageMaterial, diameter, leaks, settlement, construction, riskAreas: areas, weather, medium, size, sensitive } };
 }
 
 async function conditions(db: Db, enterpriseId: number, q: Omit<PipeRiskListQuery, 'page' | 'pageSize'>): Promise<SQL[]> {
@@ -133,7 +135,7 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
   if (!row) throw notFound('notFound.pipeRisk');
   const member = sql`jsonb_build_array(jsonb_build_object('pipeRowId', ${pipeRowId}::bigint))`;
   const now = new Date();
-  const [leaks, settlement, works, areas, warnings, history] = await Promise.all([
+  const [leaks, settlement, works, areas, warnings, history, sensitive] = await Promise.all([
     db.select({ id: pois.id, poiNo: pois.poiNo, status: pois.status }).from(pois).where(and(eq(pois.enterpriseId, enterpriseId), sql`${pois.pipes} -> 'pipeIds' ? ${row.pipeId}`)).orderBy(asc(pois.id)).limit(20),
     queryRows<{ dataset_id: number; name: string; level: number; min_velocity: number }>(
       db,
@@ -153,6 +155,7 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
       .from(weatherWarnings)
       .where(and(eq(weatherWarnings.enterpriseId, enterpriseId), lte(weatherWarnings.start, now), gte(weatherWarnings.end, now), isNull(weatherWarnings.cancelledAt))),
     db.select({ changedOn: pipeRiskChanges.changedOn, fromLevel: pipeRiskChanges.fromLevel, toLevel: pipeRiskChanges.toLevel }).from(pipeRiskChanges).where(and(eq(pipeRiskChanges.pipeRowId, pipeRowId), eq(pipeRiskChanges.enterpriseId, enterpriseId))).orderBy(desc(pipeRiskChanges.changedOn), desc(pipeRiskChanges.id)),
+    sitesNearPipe(db, enterpriseId, pipeRowId),
   ]);
   const centre = [(row.minx + row.maxx) / 2, (row.miny + row.maxy) / 2];
   const over = warnings.filter(
@@ -171,6 +174,7 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
       construction: works,
       riskAreas: areas,
       weather: over.map(({ area, ...w }) => w),
+      sensitive,
     },
     history,
   };

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, Modal, Select, Space, Tag, Typography, Upload, message } from 'antd';
+import { useState } from 'react';
+import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, Select, Space, Tag, Typography, Upload, message } from 'antd';
 import { CameraOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -11,7 +11,10 @@ import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible, usePermission } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { StepModal } from '../../components/StepModal.tsx';
 import { HistoryTimeline } from '../../components/HistoryTimeline.tsx';
+import { KeptImage } from '../../components/KeptImage.tsx';
+import { PhotoPicker } from '../../components/PhotoPicker.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
 import { STATE_TAG_COLOR, alertTitle, alertValue } from './alertStyle.ts';
@@ -30,19 +33,6 @@ const STEPS: AlertStep[] = ['confirm', 'falseAlarm', 'dispatch', 'accept', 'hand
 const NOTE_REQUIRED: AlertStep[] = ['falseAlarm', 'handle', 'reject', 'reopen', 'note'];
 const FACT_KEYS = ['datasetName', 'metric', 'pointCount', 'siteName', 'pressure', 'gasPipeId', 'criticality', 'type', 'end', 'foundAt', 'estimatedLeakM3h', 'fromLevel', 'since', 'likelihood', 'consequence'] as const;
 const time = (at: string | null) => (at ? dayjs(at).format('YYYY-MM-DD HH:mm') : '-');
-
-/** A timeline photo loaded with the token (plain <img src> cannot send it). */
-function PhotoThumb({ photo }: { photo: { id: number; fileName: string } }) {
-  const [url, setUrl] = useState<string>();
-  useEffect(() => {
-    let objectUrl: string | undefined;
-    void alertApi.photoBlob(photo.id).then((blob) => setUrl((objectUrl = URL.createObjectURL(blob))));
-    return () => {
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [photo.id]);
-  return <Image src={url} width={64} height={64} style={{ objectFit: 'cover', borderRadius: 4 }} alt={photo.fileName} data-testid="alert-photo" />;
-}
 
 /**
  * The selected alert: what raised it and on what, the steps its state allows the reader (the
@@ -186,7 +176,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
               ],
               extra: (
                 <Space wrap style={{ marginTop: 4 }}>
-                  <Image.PreviewGroup>{e.photos.map((p) => <PhotoThumb key={p.id} photo={p} />)}</Image.PreviewGroup>
+                  <Image.PreviewGroup>{e.photos.map((p) => <KeptImage key={p.id} id={p.id} fileName={p.fileName} load={alertApi.photoBlob} size={64} testId="alert-photo" />)}</Image.PreviewGroup>
                   {canWork && (e.byMe || isAdmin) && e.action !== 'raise' && e.photos.length < ALERT_PHOTOS_MAX && (
                     <Upload accept="image/jpeg,image/png,image/webp,image/heic" showUploadList={false} beforeUpload={(file) => { void addPhoto(e, file); return false; }}>
                       <Button size="small" type="text" icon={<CameraOutlined />}>{t('alerts.detail.addPhoto')}</Button>
@@ -198,18 +188,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
           />
         </div>
       </Space>
-      <Modal
-        open={stepping !== null}
-        title={stepping ? t('alerts.form.stepTitle', { step: stepLabel(stepping), code: alert.code }) : ''}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        confirmLoading={saving}
-        width={screens.md ? 520 : '100%'}
-        onCancel={() => setStepping(null)}
-        onOk={submit}
-        destroyOnHidden
-        okButtonProps={{ 'data-testid': 'alert-step-save' } as never}
-      >
+      <StepModal open={stepping !== null} title={stepping ? t('alerts.form.stepTitle', { step: stepLabel(stepping), code: alert.code }) : ''} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="alert-step-save">
         <Form form={form} layout="vertical" name="alert-step">
           {stepping === 'dispatch' && (
             <>
@@ -241,21 +220,11 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
           )}
           {(stepping === 'handle' || stepping === 'note') && (
             <Form.Item label={t('alerts.form.photos')}>
-              <Upload
-                accept="image/jpeg,image/png,image/webp,image/heic"
-                listType="picture"
-                multiple
-                maxCount={ALERT_PHOTOS_MAX}
-                fileList={photos.map((p, i) => ({ uid: String(i), name: p.name, status: 'done' as const, originFileObj: p as never }))}
-                beforeUpload={(file) => { setPhotos((list) => [...list, file].slice(0, ALERT_PHOTOS_MAX)); return false; }}
-                onRemove={(file) => setPhotos((list) => list.filter((_, i) => String(i) !== file.uid))}
-              >
-                {photos.length < ALERT_PHOTOS_MAX && <Button icon={<CameraOutlined />} data-testid="alert-photos">{t('alerts.form.photos')}</Button>}
-              </Upload>
+              <PhotoPicker photos={photos} onChange={setPhotos} max={ALERT_PHOTOS_MAX} label={t('alerts.form.photos')} testId="alert-photos" />
             </Form.Item>
           )}
         </Form>
-      </Modal>
+      </StepModal>
     </Drawer>
   );
 }

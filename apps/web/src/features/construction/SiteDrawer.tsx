@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Modal, Popconfirm, Radio, Select, Space, Tag, Typography, Upload, message } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,23 +9,13 @@ import { constructionApi, type SiteDetail, type SiteFile } from '../../api/const
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { StepModal } from '../../components/StepModal.tsx';
 import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
+import { KeptImage } from '../../components/KeptImage.tsx';
+import { PhotoPicker } from '../../components/PhotoPicker.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance } from './siteStyle.ts';
-
-/** An image file of a site loaded with the token (plain <img src> cannot send it). */
-function FileThumb({ file }: { file: SiteFile }) {
-  const [url, setUrl] = useState<string>();
-  useEffect(() => {
-    let objectUrl: string | undefined;
-    void constructionApi.fileBlob(file.id).then((blob) => setUrl((objectUrl = URL.createObjectURL(blob))));
-    return () => {
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [file.id]);
-  return <Image src={url} width={72} height={72} style={{ objectFit: 'cover', borderRadius: 4 }} alt={file.fileName} data-testid="site-photo" />;
-}
 
 type StepAction = Exclude<CaseAction, 'watch'> | 'watch';
 
@@ -185,7 +175,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
                     <Typography.Text type="secondary">{dayjs(entry.at).format('YYYY-MM-DD HH:mm')} · {entry.person}</Typography.Text>
                     <span>{entry.remark}</span>
                     <Image.PreviewGroup>
-                      <Space wrap>{site.files.filter((f) => f.watchLogId === entry.id).map((f) => <FileThumb key={f.id} file={f} />)}</Space>
+                      <Space wrap>{site.files.filter((f) => f.watchLogId === entry.id).map((f) => <KeptImage key={f.id} id={f.id} fileName={f.fileName} load={constructionApi.fileBlob} size={72} testId="site-photo" />)}</Space>
                     </Image.PreviewGroup>
                   </Space>
                 </List.Item>
@@ -228,18 +218,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
           />
         </div>
       </Space>
-      <Modal
-        open={stepping !== null}
-        title={stepTitle}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        confirmLoading={saving}
-        width={screens.md ? 520 : '100%'}
-        onCancel={() => setStepping(null)}
-        onOk={submit}
-        destroyOnHidden
-        okButtonProps={{ 'data-testid': 'step-save' } as never}
-      >
+      <StepModal open={stepping !== null} title={stepTitle} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="step-save">
         <Form form={form} layout="vertical" name="site-step">
           {stepping === 'judge' && (
             <Form.Item name="result" label={t('construction.step.result')}>
@@ -259,17 +238,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
               <Form.Item name="person" label={t('construction.step.person')} rules={required}><Input maxLength={40} data-testid="step-person" /></Form.Item>
               <Form.Item name="remark" label={t('construction.step.remark')} rules={required}><Input.TextArea rows={3} maxLength={2000} data-testid="step-remark" /></Form.Item>
               <Form.Item label={t('construction.step.photos')}>
-                <Upload
-                  accept="image/jpeg,image/png,image/webp,image/heic"
-                  listType="picture"
-                  multiple
-                  maxCount={WATCH_PHOTOS_MAX}
-                  fileList={photos.map((p, i) => ({ uid: String(i), name: p.name, status: 'done' as const, originFileObj: p as never }))}
-                  beforeUpload={(file) => { setPhotos((list) => [...list, file].slice(0, WATCH_PHOTOS_MAX)); return false; }}
-                  onRemove={(file) => setPhotos((list) => list.filter((_, i) => String(i) !== file.uid))}
-                >
-                  {photos.length < WATCH_PHOTOS_MAX && <Button data-testid="step-photos">{t('construction.step.photos')}</Button>}
-                </Upload>
+                <PhotoPicker photos={photos} onChange={setPhotos} max={WATCH_PHOTOS_MAX} label={t('construction.step.photos')} testId="step-photos" />
               </Form.Item>
             </>
           )}
@@ -279,7 +248,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
             stepping !== 'watch' && <Form.Item name="notes" label={t('construction.step.notes')}><Input.TextArea rows={3} maxLength={2000} data-testid="step-notes" /></Form.Item>
           )}
         </Form>
-      </Modal>
+      </StepModal>
     </Drawer>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Descriptions, Drawer, Empty, Form, Grid, Image, Input, InputNumber, Modal, Radio, Select, Space, Switch, Tag, Timeline, Typography, Upload } from 'antd';
 import { CameraOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { LEAK_TYPES, POI_ACTION_FROM, type FindingInput } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
-import { leakApi, type Poi, type PoiPhoto } from '../../api/leaks.ts';
+import { leakApi, type Poi } from '../../api/leaks.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { MaterialSelect } from '../../components/MaterialSelect.tsx';
@@ -14,19 +14,7 @@ import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { formatLength, materialLabel } from '../../utils/format.ts';
 import { POI_STATUS_COLOR } from './poiStatus.ts';
-
-/** A photo loaded with the token (plain <img src> cannot send it). */
-function PhotoThumb({ photo }: { photo: PoiPhoto }) {
-  const [url, setUrl] = useState<string>();
-  useEffect(() => {
-    let objectUrl: string | undefined;
-    void leakApi.photoBlob(photo.id).then((blob) => setUrl((objectUrl = URL.createObjectURL(blob))));
-    return () => {
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [photo.id]);
-  return <Image src={url} width={96} height={96} style={{ objectFit: 'cover', borderRadius: 4 }} alt={photo.fileName} data-testid="poi-photo" />;
-}
+import { KeptImage } from '../../components/KeptImage.tsx';
 
 /**
  * The current leak: its pipes, finding, photos and history, and the workflow actions its status
@@ -128,7 +116,7 @@ export function PoiDrawer({ poi, onClose, onAssign }: { poi: Poi | null; onClose
             <Typography.Text type="secondary">{t('leak.noPhotos')}</Typography.Text>
           ) : (
             <Image.PreviewGroup>
-              <Space wrap>{photos.data!.result.map((p) => <PhotoThumb key={p.id} photo={p} />)}</Space>
+              <Space wrap>{photos.data!.result.map((p) => <KeptImage key={p.id} id={p.id} fileName={p.fileName} load={leakApi.photoBlob} size={96} testId="poi-photo" />)}</Space>
             </Image.PreviewGroup>
           )}
         </div>

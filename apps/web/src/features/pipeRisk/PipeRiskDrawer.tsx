@@ -32,6 +32,8 @@ function reasonOf(t: TFunction, d: PipeRiskDetail, factor: RiskFactor): string {
     case 'size':
       // Gas by its pressure class, the others by diameter.
       return d.networkType === 'gas' ? r('size', { pressure: d.pressureClass ?? '-' }) : d.diameterMm === null ? r('diameterUnknown') : r('sizeDiameter', { d: d.diameterMm });
+    case 'sensitive':
+      return s.sensitive.length ? s.sensitive.slice(0, 3).map((x) => r('sensitive', { name: x.name, kind: t(`pipeRisk.sensitiveKind.${x.kind}`), m: Math.round(x.distanceM) })).join('; ') : r('noSensitive');
   }
 }
 

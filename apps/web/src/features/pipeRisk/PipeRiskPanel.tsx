@@ -13,6 +13,7 @@ import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
 import { PipeRiskDrawer } from './PipeRiskDrawer.tsx';
+import { SensitiveSitesModal } from './SensitiveSitesModal.tsx';
 import { RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
 
 // The panels' messages come with them, not with the sign-in page.
@@ -31,6 +32,7 @@ export function PipeRiskPanel({ projectId, onSelect }: { projectId?: number; onS
   const allowClick = useClickGuard();
   const [filters, setFilters] = useState<PipeRiskFilters>({ projectId });
   const [page, setPage] = useState({ page: 1, pageSize: 20 });
+  const [sensitiveOpen, setSensitiveOpen] = useState(false);
   const [selected, setSelected] = useState<number | null>(null);
   const summary = useQuery({ queryKey: ['pipe-risk', enterpriseID, 'summary'], queryFn: pipeRiskApi.summary });
   const list = useQuery({ queryKey: ['pipe-risk', enterpriseID, 'list', filters, page], queryFn: () => pipeRiskApi.list({ ...filters, ...page }), placeholderData: keepPreviousData });
@@ -71,6 +73,7 @@ export function PipeRiskPanel({ projectId, onSelect }: { projectId?: number; onS
             {t('pipeRisk.filters.masked')}
           </Checkbox>
           <ExportMenu fetch={(format) => pipeRiskApi.exportFile(filters, format)} baseName="pipe-risk" testId="pipe-risk-export" />
+          <Button onClick={() => setSensitiveOpen(true)} data-testid="pipe-risk-sensitive">{t('pipeRisk.sensitive.button')}</Button>
           {can('enterprise', 'edit') && (
             <Button icon={<ReloadOutlined />} loading={assess.isPending} onClick={() => allowClick() && assess.mutate()} data-testid="pipe-risk-assess">
               {t('pipeRisk.assess')}
@@ -109,6 +112,7 @@ export function PipeRiskPanel({ projectId, onSelect }: { projectId?: number; onS
           onSelect?.(null);
         }}
       />
+      <SensitiveSitesModal open={sensitiveOpen} onClose={() => setSensitiveOpen(false)} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/http.ts';
 import { riskAreaApi, type RiskAreaDetail } from '../../api/riskAreas.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { StepModal } from '../../components/StepModal.tsx';
 import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
@@ -140,17 +141,7 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
           />
         </div>
       </Space>
-      <Modal
-        open={stepping !== null}
-        title={stepping ? t('riskAreas.step.title', { action: t(`riskAreas.actions.${stepping}`), name: area.name }) : ''}
-        okText={t('common.save')}
-        cancelText={t('common.cancel')}
-        confirmLoading={saving}
-        onCancel={() => setStepping(null)}
-        onOk={submit}
-        destroyOnHidden
-        okButtonProps={{ 'data-testid': 'area-step-save' } as never}
-      >
+      <StepModal open={stepping !== null} title={stepping ? t('riskAreas.step.title', { action: t(`riskAreas.actions.${stepping}`), name: area.name }) : ''} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="area-step-save">
         <Form form={form} layout="vertical" name="area-step">
           {stepping === 'reopen' ? (
             <Form.Item name="reason" label={t('riskAreas.step.reason')} rules={[{ required: true, whitespace: true, message: t('riskAreas.step.required') }]}><Input.TextArea rows={3} maxLength={500} /></Form.Item>
@@ -158,7 +149,7 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
             <Form.Item name="notes" label={t('riskAreas.step.notes')}><Input.TextArea rows={3} maxLength={2000} data-testid="area-step-notes" /></Form.Item>
           )}
         </Form>
-      </Modal>
+      </StepModal>
     </Drawer>
   );
 }

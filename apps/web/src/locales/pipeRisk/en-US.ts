@@ -20,6 +20,7 @@ const messages = {
     weather: 'Weather warnings',
     medium: 'Medium',
     size: 'Size and pressure',
+    sensitive: 'Sensitive sites nearby',
   },
   likelihood: 'Likelihood',
   consequence: 'Consequence',
@@ -54,10 +55,14 @@ const messages = {
       medium: '{{network}}',
       size: 'pressure class {{pressure}}',
       sizeDiameter: 'DN {{d}}',
+      sensitive: '{{name}} ({{kind}}) {{m}} m away',
+      noSensitive: 'no sensitive site within 500 m',
     },
     criticality: { high: 'high', medium: 'medium', low: 'low', none: 'none' },
     warningType: { rainstorm: 'Rainstorm', coldWave: 'Cold wave', gale: 'Gale', heat: 'Heat', other: 'Other' },
     judgement: { 0: 'within bands', 1: 'warning', 2: 'alarm' },
   },
+  sensitiveKind: { school: 'school', kindergarten: 'kindergarten', hospital: 'hospital', station: 'station', market: 'market', government: 'government', other: 'other' },
+  sensitive: { nameRequired: 'Choose the field with the name', button: 'Sensitive sites', title: 'Sensitive sites ({{count}})', hint: 'Schools, hospitals, stations and other places where a failure hurts most: segments near them have the graver consequence (5 within 50 m, 4 within 100 m, 3 within 200 m, 2 within 500 m). An import replaces the layer.', import: 'Import layer', name: 'Name', kind: 'Kind', empty: 'No sensitive sites yet', importTitle: 'Import sensitive sites', fields: { name: 'Name', kind: 'Kind' }, defaultKind: 'Kind where the file gives none', succeeded: '{{count}} sensitive sites imported', succeededDetail: 'From {{file}}; the layer was replaced and the network is assessed again.' },
 };
 export default messages;

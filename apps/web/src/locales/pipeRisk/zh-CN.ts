@@ -22,6 +22,7 @@ const messages: typeof enUS = {
     weather: '气象预警',
     medium: '介质',
     size: '规格与压力',
+    sensitive: '周边敏感场所',
   },
   likelihood: '可能性',
   consequence: '后果',
@@ -56,10 +57,14 @@ const messages: typeof enUS = {
       medium: '{{network}}',
       size: '压力级制 {{pressure}}',
       sizeDiameter: 'DN {{d}}',
+      sensitive: '{{name}}（{{kind}}）相距 {{m}} 米',
+      noSensitive: '500 米内无敏感场所',
     },
     criticality: { high: '高', medium: '中', low: '低', none: '无' },
     warningType: { rainstorm: '暴雨', coldWave: '寒潮', gale: '大风', heat: '高温', other: '其他' },
     judgement: { 0: '在阈值内', 1: '预警', 2: '报警' },
   },
+  sensitiveKind: { school: '学校', kindergarten: '幼儿园', hospital: '医院', station: '车站', market: '商场', government: '政府机关', other: '其他' },
+  sensitive: { nameRequired: '请选择存放名称的字段', button: '敏感场所', title: '敏感场所（{{count}}）', hint: '学校、医院、车站等一旦出事影响最大的场所：附近管段的后果更严重（50 米内 5 分，100 米内 4 分，200 米内 3 分，500 米内 2 分）。导入会替换整个图层。', import: '导入图层', name: '名称', kind: '类型', empty: '暂无敏感场所', importTitle: '导入敏感场所', fields: { name: '名称', kind: '类型' }, defaultKind: '文件未给出时的类型', succeeded: '已导入 {{count}} 个敏感场所', succeededDetail: '来自 {{file}}；图层已替换，正在重新评估管网。' },
 };
 export default messages;
