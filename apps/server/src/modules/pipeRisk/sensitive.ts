@@ -47,8 +47,11 @@ export const nearestSiteSql = (enterpriseId: number) => sql`
   select pipe_row_id, min(m) as m from (
     select p.id as pipe_row_id, ${siteDistanceSql('p', 'k')} as m
     from sensitive_sites k
-    join pipes p on p.enterprise_id = ${enterpriseId} and box(point(p.minx, p.miny), point(p.maxx, p.maxy)) && ${reachBox('k')}
-    where k.enterprise_id = ${enterpriseId}) d
+    -- Per site, the pipes in its reach by the GiST box index (the sites are few, the pipes many);
+    -- OFFSET 0 keeps the planner from flattening, so each distance is measured once.
+    cross join lateral (select id, geometry from pipes where enterprise_id = ${enterpriseId} and box(point(minx, miny), point(maxx, maxy)) && ${reachBox('k')} offset 0) p
+    where k.enterprise_id = ${enterpriseId}
+    offset 0) d
   where m <= ${SENSITIVE_REACH_M} group by pipe_row_id`;
 
 /** The 1-5 score from the metres to the nearest site (null: none within reach). */
