@@ -45,8 +45,13 @@ test.describe('weather', () => {
       <info><event>暴雨</event><urgency>Immediate</urgency><severity>${severity}</severity><certainty>Likely</certainty><onset>${at(sent)}</onset><expires>${at(300)}</expires><senderName>E2E 市气象台</senderName>
       <headline>${headline}</headline><instruction>检查排水管网</instruction><area><areaDesc>E2E</areaDesc><polygon>${polygon}</polygon></area></info></alert>`;
     const cap = join(mkdtempSync(join(tmpdir(), 'cap-')), 'warnings.xml');
+    // The first upload's dialog has closed before the second opens (its file input is another), and
+    // a second has passed: the spec's click guard ignores a second upload within one second.
+    await expect(page.locator('.ant-modal:visible')).toHaveCount(0);
+    await page.waitForTimeout(1100);
     writeFileSync(cap, `<feed>${alert(`e2e-${now}-1`, -60, 'Alert', 'Severe', 'E2E 市气象台发布暴雨橙色预警信号')}${alert(`e2e-${now}-2`, -30, 'Update', 'Extreme', 'E2E 市气象台升级发布暴雨红色预警信号', `e2e-${now}-1`)}</feed>`);
     await page.getByTestId('weather-upload').click();
+    await expect(page.locator('.ant-modal:visible')).toHaveCount(1);
     await page.locator('.ant-modal:visible input[type=file]').setInputFiles(cap);
     await expect(page.locator('.ant-message')).toContainText('Official warnings: 1 issued, 1 updated, 0 cancelled');
     const official = page.getByTestId('weather-warning').filter({ hasText: 'Official · E2E 市气象台' });
