@@ -1,14 +1,16 @@
 /** The alert loop: alerts raised by rules or by hand, their append-only timelines, photos and settings. */
-import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { AlertAction, AlertRule, AlertSettings, AlertSource, AlertState, RiskLevel } from '@console/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { OPEN_ALERT_STATES, type AlertAction, type AlertRule, type AlertSettings, type AlertSource, type AlertState, type RiskLevel } from '@console/contract';
 import { bbox, bboxBox } from './common.ts';
 import { enterprises } from './enterprises.ts';
 import { keptFileColumns } from './files.ts';
 import { users } from './users.ts';
 
-/** States in which an alert still counts as open (the partial index below says the same). */
-export const OPEN_ALERT_SQL = sql`state in ('new', 'confirmed', 'dispatched', 'handling', 'handled')`;
+/** An alert still being worked (the contract's list; the partial index below is over it). */
+export const OPEN_ALERT_SQL = sql.raw(`state in (${OPEN_ALERT_STATES.map((s) => `'${s}'`).join(', ')})`);
+/** Gravest first: I, II, III, IV as 1..4 (for ORDER BY). */
+export const levelOrder = (level: SQL | AnyPgColumn) => sql`array_position(array['I','II','III','IV'], ${level})`;
 
 export const alerts = pgTable(
   'alerts',
@@ -58,7 +60,7 @@ export const alerts = pgTable(
     uniqueIndex('alerts_occurrence_idx').on(t.enterpriseId, t.rule, t.objectKey, t.occurrence),
     uniqueIndex('alerts_open_object_idx')
       .on(t.enterpriseId, t.rule, t.objectKey)
-      .where(sql`state in ('new', 'confirmed', 'dispatched', 'handling', 'handled')`),
+      .where(OPEN_ALERT_SQL),
     index('alerts_list_idx').on(t.enterpriseId, t.state, t.raisedAt),
     index('alerts_box_idx').using('gist', bboxBox(t)),
   ],

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { translate, type AlertLiveEvent, type Language } from '@console/contract';
 import type { Database, Db } from '../../db/client.ts';
 import { Feed } from '../../db/changes.ts';
+import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
 import type { SmsProvider } from '../sms/provider.ts';
 import { RULE_NAMES, raiseRule } from './rules.ts';
@@ -30,7 +31,6 @@ export class AlertEngine {
   readonly feed: Feed<AlertMessage>;
   private readonly running = new Map<number, Promise<number[]>>();
   private readonly again = new Set<number>();
-  private readonly waiting = new Map<number, NodeJS.Timeout>();
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
@@ -38,12 +38,14 @@ export class AlertEngine {
     private readonly sms: SmsProvider,
     private readonly log?: FastifyBaseLogger,
     /** How long after a change a check runs (a burst of writes makes one); 0: only when asked. */
-    private readonly delayMs = 1_000,
+    delayMs = 1_000,
   ) {
     this.db = database.db;
+    this.waiting = new Debounce(delayMs);
     this.feed = new Feed<AlertMessage>(database, 'console_alerts');
   }
   private readonly db: Db;
+  private readonly waiting: Debounce<number>;
 
   async start(sweep: boolean) {
     await this.feed.start();
@@ -52,15 +54,7 @@ export class AlertEngine {
 
   /** What the rules read changed: check once the changes have stopped for a moment. */
   soon(enterpriseId: number) {
-    if (!this.delayMs) return;
-    clearTimeout(this.waiting.get(enterpriseId));
-    this.waiting.set(
-      enterpriseId,
-      setTimeout(() => {
-        this.waiting.delete(enterpriseId);
-        void this.check(enterpriseId).catch((error) => this.log?.error({ err: error, enterpriseId }, 'alert check failed'));
-      }, this.delayMs).unref(),
-    );
+    this.waiting.call(enterpriseId, () => void this.check(enterpriseId).catch((error) => this.log?.error({ err: error, enterpriseId }, 'alert check failed')));
   }
 
   /** Runs every rule for the enterprise now; answers the ids raised. A check asked for while one runs follows it. */
@@ -113,7 +107,6 @@ export class AlertEngine {
 
   /** Waits for the checks running here (tests, shutdown); checks not started yet are dropped. */
   async idle() {
-    for (const timer of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { RULE_SOURCE, type AlertRule } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { OPEN_ALERT_SQL } from '../../db/schema.ts';
+import { levelOrder, OPEN_ALERT_SQL } from '../../db/schema.ts';
 
 /**
  * The alert rules. Each is one SELECT of candidates over its source's kept figures, with the
@@ -14,7 +14,7 @@ type Candidates = (enterpriseId: number, now: Date, leakRepairDays: number) => S
 /** At most this many alerts per rule and check, worst first: a flood waits for the next check. */
 const RAISE_LIMIT = 500;
 
-const severity = (level: SQL) => sql`array_position(array['IV','III','II','I'], ${level})`;
+
 
 /** Bounding box of a GeoJSON polygon or multipolygon kept as jsonb (weather warning areas). */
 const areaBox = (area: SQL) => {
@@ -22,6 +22,17 @@ const areaBox = (area: SQL) => {
   const axis = (fn: 'min' | 'max', i: 0 | 1) => sql`(select ${sql.raw(fn)}((p->>${sql.raw(String(i))})::float8) from ${positions} p)`;
   return sql`${axis('min', 0)} as minx, ${axis('min', 1)} as miny, ${axis('max', 0)} as maxx, ${axis('max', 1)} as maxy`;
 };
+
+/** A site's place and the pipes in its corridor (the first 50 ids, and how many). */
+const SITE_PLACE = sql`s.geometry, s.center_lon as lon, s.center_lat as lat, s.minx, s.miny, s.maxx, s.maxy,
+      array(select x->>'pipeId' from jsonb_array_elements(coalesce(s.measure->'corridor', '[]')) x limit 50) as pipe_ids,
+      coalesce((select sum(v::int) from jsonb_each_text(coalesce(s.measure->'corridorCount', '{}')) as e(k, v)), 0)::int as pipe_count`;
+/** A warning with its place (its station, or its area's corner) and its area's box. */
+const WARNING_FROM = sql`from weather_warnings w
+    left join weather_places pl on pl.id = w.place_id
+    cross join lateral (select ${areaBox(sql`w.area`)}) b`;
+const WARNING_PLACE = sql`w.area as geometry, coalesce(pl.lon, b.minx) as lon, coalesce(pl.lat, b.miny) as lat, b.minx, b.miny, b.maxx, b.maxy,`;
+const inForce = (now: Date) => sql`w.level is not null and w.cancelled_at is null and w.start <= ${now} and w."end" > ${now}`;
 
 const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
   // A segment whose settlement crossed its project's alarm thresholds in a dataset's current
@@ -49,9 +60,7 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
     select 'site:' || s.id as object_key, '' as occurrence, s.id as object_id, s.site_no as subject, 'I' as level,
       (s.measure->'gas'->'pipe'->>'distanceM')::float8 as value, 'm' as unit, (s.measure->'gas'->>'rangeM')::float8 as threshold,
       jsonb_build_object('siteName', s.name, 'buildType', s.build_type, 'pressure', s.measure->'gas'->>'pressure', 'gasPipeId', s.measure->'gas'->'pipe'->>'pipeId') as details,
-      s.geometry, s.center_lon as lon, s.center_lat as lat, s.minx, s.miny, s.maxx, s.maxy,
-      array(select x->>'pipeId' from jsonb_array_elements(coalesce(s.measure->'corridor', '[]')) x limit 50) as pipe_ids,
-      coalesce((select sum(v::int) from jsonb_each_text(coalesce(s.measure->'corridorCount', '{}')) as e(k, v)), 0)::int as pipe_count
+      ${SITE_PLACE}
     from construction_sites s
     where s.enterprise_id = ${enterpriseId} and s.inside_gas_protection and s.status <> 'closed'`,
 
@@ -61,9 +70,7 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
       case s.criticality when 'high' then 'II' when 'medium' then 'III' else 'IV' end as level,
       s.nearest_m as value, 'm' as unit, null::float8 as threshold,
       jsonb_build_object('siteName', s.name, 'buildType', s.build_type, 'criticality', s.criticality, 'status', s.status) as details,
-      s.geometry, s.center_lon as lon, s.center_lat as lat, s.minx, s.miny, s.maxx, s.maxy,
-      array(select x->>'pipeId' from jsonb_array_elements(coalesce(s.measure->'corridor', '[]')) x limit 50) as pipe_ids,
-      coalesce((select sum(v::int) from jsonb_each_text(coalesce(s.measure->'corridorCount', '{}')) as e(k, v)), 0)::int as pipe_count
+      ${SITE_PLACE}
     from construction_sites s
     where s.enterprise_id = ${enterpriseId} and s.status in ('threat', 'briefed', 'guarded')`,
 
@@ -72,13 +79,11 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
     select 'warning:' || w.id as object_key, '' as occurrence, w.id as object_id, coalesce(w.headline, pl.name, w.type) as subject, w.level,
       w.value, case w.type when 'rainstorm' then 'mm' when 'gale' then 'm/s' when 'other' then null else '°C' end as unit, null::float8 as threshold,
       jsonb_build_object('type', w.type, 'source', w.source, 'basis', w.basis, 'riskAreas', w.touches->'riskAreas', 'end', w."end") as details,
-      w.area as geometry, coalesce(pl.lon, b.minx) as lon, coalesce(pl.lat, b.miny) as lat, b.minx, b.miny, b.maxx, b.maxy,
+      ${WARNING_PLACE}
       array[]::text[] as pipe_ids,
       coalesce((select sum((x->>'count')::int) from jsonb_array_elements(w.touches->'pipes') x), 0)::int as pipe_count
-    from weather_warnings w
-    left join weather_places pl on pl.id = w.place_id
-    cross join lateral (select ${areaBox(sql`w.area`)}) b
-    where w.enterprise_id = ${enterpriseId} and w.level is not null and w.cancelled_at is null and w.start <= ${now} and w."end" > ${now}
+    ${WARNING_FROM}
+    where w.enterprise_id = ${enterpriseId} and ${inForce(now)}
       and jsonb_array_length(w.touches->'riskAreas') > 0`,
 
   // A cold wave in force over water pipes laid shallow.
@@ -86,13 +91,11 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
     select 'warning:' || w.id as object_key, '' as occurrence, w.id as object_id, coalesce(w.headline, pl.name, w.type) as subject, w.level,
       w.value, '°C' as unit, null::float8 as threshold,
       jsonb_build_object('type', w.type, 'source', w.source, 'basis', w.basis, 'pipes', w.touches->'pipes', 'end', w."end") as details,
-      w.area as geometry, coalesce(pl.lon, b.minx) as lon, coalesce(pl.lat, b.miny) as lat, b.minx, b.miny, b.maxx, b.maxy,
+      ${WARNING_PLACE}
       array[]::text[] as pipe_ids, s.count as pipe_count
-    from weather_warnings w
-    left join weather_places pl on pl.id = w.place_id
-    cross join lateral (select ${areaBox(sql`w.area`)}) b
+    ${WARNING_FROM}
     cross join lateral (select coalesce(sum((x->>'count')::int), 0)::int as count from jsonb_array_elements(w.touches->'pipes') x where x->>'why' = 'shallowWater') s
-    where w.enterprise_id = ${enterpriseId} and w.level is not null and w.cancelled_at is null and w.start <= ${now} and w."end" > ${now} and s.count > 0`,
+    where w.enterprise_id = ${enterpriseId} and ${inForce(now)} and s.count > 0`,
 
   // A leak the crew found and nobody has repaired after the enterprise's allowed days.
   leakNotRepaired: (enterpriseId, now, days) => sql`
@@ -115,7 +118,7 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
     join pipe_risk_changes c on c.pipe_row_id = r.pipe_row_id and c.changed_on = r.since and c.to_level = r.level
     join pipes p on p.id = r.pipe_row_id
     -- Levels I and II are R >= 9: the list's (enterprise, score) index finds them among a million.
-    where r.enterprise_id = ${enterpriseId} and r.score >= 9 and ${severity(sql`c.to_level`)} > ${severity(sql`c.from_level`)}`,
+    where r.enterprise_id = ${enterpriseId} and r.score >= 9 and ${levelOrder(sql`c.to_level`)} < ${levelOrder(sql`c.from_level`)}`,
 };
 
 export const RULE_NAMES = Object.keys(RULES) as Exclude<AlertRule, 'manual'>[];
@@ -136,7 +139,7 @@ export async function raiseRule(db: Db, rule: Exclude<AlertRule, 'manual'>, ente
           where not exists (
             select 1 from alerts a where a.enterprise_id = ${enterpriseId} and a.rule = ${rule} and a.object_key = c.object_key
               and (a.occurrence = c.occurrence or ${OPEN_ALERT_SQL}))
-          order by ${severity(sql`level`)} desc, object_key
+          order by ${levelOrder(sql`level`)}, object_key
           limit ${RAISE_LIMIT}
           on conflict do nothing
           returning id

@@ -18,7 +18,7 @@ import {
   type Role,
 } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { alertEvents, alertPhotos, alerts, alertSettings, memberships, users } from '../../db/schema.ts';
+import { alertEvents, alertPhotos, alerts, alertSettings, levelOrder, memberships, users } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { likePattern } from '../../db/like.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -99,7 +99,7 @@ export async function listAlerts(db: Db, enterpriseId: number, userId: number, q
       .from(alerts)
       .leftJoin(users, eq(users.id, alerts.assigneeId))
       .where(where)
-      .orderBy(sql`array_position(array['I','II','III','IV'], ${alerts.level})`, desc(alerts.raisedAt), desc(alerts.id))
+      .orderBy(levelOrder(alerts.level), desc(alerts.raisedAt), desc(alerts.id))
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(alerts).where(where),
@@ -147,7 +147,7 @@ export async function openAlertPlaces(db: Db, enterpriseId: number, limit = 2000
     .select({ id: alerts.id, rule: alerts.rule, subject: alerts.subject, level: alerts.level, state: alerts.state, lon: alerts.lon, lat: alerts.lat })
     .from(alerts)
     .where(and(eq(alerts.enterpriseId, enterpriseId), inArray(alerts.state, OPEN_ALERT_STATES)))
-    .orderBy(sql`array_position(array['I','II','III','IV'], ${alerts.level})`, desc(alerts.raisedAt))
+    .orderBy(levelOrder(alerts.level), desc(alerts.raisedAt))
     .limit(limit);
   return rows.map((r) => ({ ...r, code: alertCode(r.id) }));
 }

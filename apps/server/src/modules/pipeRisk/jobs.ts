@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { pipeRiskRuns } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/errors.ts';
+import { Debounce } from '../../http/debounce.ts';
 import { conflict } from '../../http/errors.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { assessNetwork, getRiskWeights } from './assess.ts';
@@ -18,15 +19,17 @@ const STALE_MINUTES = 60;
 export class PipeRiskJobs {
   private readonly running = new Map<number, Promise<unknown>>();
   private readonly again = new Map<number, string>();
-  private readonly waiting = new Map<number, NodeJS.Timeout>();
   private readonly assessed = new Set<(enterpriseId: number) => void>();
 
   constructor(
     private readonly db: Db,
     private readonly log?: FastifyBaseLogger,
     /** How long after the last change an assessment starts (bursts of edits make one); 0: never by itself. */
-    private readonly delayMs = 0,
-  ) {}
+    delayMs = 0,
+  ) {
+    this.waiting = new Debounce(delayMs);
+  }
+  private readonly waiting: Debounce<number>;
 
   /** Called after each successful assessment (the alert rules read its levels). */
   whenAssessed(listener: (enterpriseId: number) => void) {
@@ -35,15 +38,7 @@ export class PipeRiskJobs {
 
   /** What the risk is made of changed: assess again once the changes have stopped for a while. */
   soon(enterpriseId: number, reason: string) {
-    if (!this.delayMs) return;
-    clearTimeout(this.waiting.get(enterpriseId));
-    this.waiting.set(
-      enterpriseId,
-      setTimeout(() => {
-        this.waiting.delete(enterpriseId);
-        this.request(enterpriseId, reason);
-      }, this.delayMs).unref(),
-    );
+    this.waiting.call(enterpriseId, () => this.request(enterpriseId, reason));
   }
 
   /** Assesses now; refused (409) while another assessment of the enterprise runs here or anywhere. */
@@ -106,7 +101,6 @@ export class PipeRiskJobs {
 
   /** Waits for what runs here (tests, shutdown); assessments not started yet are dropped. */
   async idle() {
-    for (const timer of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }

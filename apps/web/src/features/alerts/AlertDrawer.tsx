@@ -11,7 +11,7 @@ import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible, usePermission } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
-import { StepModal } from '../../components/StepModal.tsx';
+import { StepModal, useStepSaving } from '../../components/StepModal.tsx';
 import { HistoryTimeline } from '../../components/HistoryTimeline.tsx';
 import { KeptImage } from '../../components/KeptImage.tsx';
 import { PhotoPicker } from '../../components/PhotoPicker.tsx';
@@ -49,7 +49,10 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
   const allowClick = useClickGuard();
   const queryClient = useQueryClient();
   const [stepping, setStepping] = useState<AlertStep | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useStepSaving(async () => {
+    setStepping(null);
+    await refresh();
+  });
   const [photos, setPhotos] = useState<File[]>([]);
   const [form] = Form.useForm<Record<string, unknown>>();
   const members = useQuery({ queryKey: ['members', enterpriseID], queryFn: enterpriseApi.members, enabled: stepping === 'dispatch' });
@@ -75,20 +78,13 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
     const body: Record<string, unknown> = { ...values };
     if (values.deadline) body.deadline = (values.deadline as Dayjs).toISOString();
     if (stepping === 'supervise') body.supervised = !alert.supervised;
-    setSaving(true);
-    try {
+    await save(async () => {
       const response = await alertApi.step(alert.id, stepping, body);
       // The report's photos go on the entry just written.
       const entry = response.result.events.at(-1);
       if (entry) for (const photo of photos) await alertApi.addPhoto(alert.id, entry.id, photo);
-      message.success(response.message);
-      setStepping(null);
-      await refresh();
-    } catch (error) {
-      message.error(errorMessage(error));
-    } finally {
-      setSaving(false);
-    }
+      return response.message;
+    });
   };
   const addPhoto = async (event: AlertEvent, file: File) => {
     try {

@@ -9,7 +9,7 @@ import { constructionApi, type SiteDetail, type SiteFile } from '../../api/const
 import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
-import { StepModal } from '../../components/StepModal.tsx';
+import { StepModal, useStepSaving } from '../../components/StepModal.tsx';
 import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { KeptImage } from '../../components/KeptImage.tsx';
 import { PhotoPicker } from '../../components/PhotoPicker.tsx';
@@ -33,7 +33,10 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
   const allowClick = useClickGuard();
   const queryClient = useQueryClient();
   const [stepping, setStepping] = useState<StepAction | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useStepSaving(async () => {
+    setStepping(null);
+    await refresh();
+  });
   const [photos, setPhotos] = useState<File[]>([]);
   const [fileKind, setFileKind] = useState<SiteFile['kind']>('plan');
   const [form] = Form.useForm<Record<string, unknown>>();
@@ -53,24 +56,12 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
     if (!allowClick() || !stepping) return;
     const values = await form.validateFields();
     const at = (name: string) => (values[name] ? (values[name] as Dayjs).toISOString() : undefined);
-    setSaving(true);
-    try {
-      let done: string;
-      if (stepping === 'watch') {
-        const response = await constructionApi.watch(site.id, { person: String(values.person), remark: String(values.remark), at: at('at') });
-        for (const photo of photos) await constructionApi.addWatchPhoto(site.id, response.result.logId, photo);
-        done = response.message;
-      } else {
-        done = (await constructionApi.step(site.id, stepping, { ...values, briefedAt: at('briefedAt') })).message;
-      }
-      message.success(done);
-      setStepping(null);
-      await refresh();
-    } catch (error) {
-      message.error(errorMessage(error));
-    } finally {
-      setSaving(false);
-    }
+    await save(async () => {
+      if (stepping !== 'watch') return (await constructionApi.step(site.id, stepping, { ...values, briefedAt: at('briefedAt') })).message;
+      const response = await constructionApi.watch(site.id, { person: String(values.person), remark: String(values.remark), at: at('at') });
+      for (const photo of photos) await constructionApi.addWatchPhoto(site.id, response.result.logId, photo);
+      return response.message;
+    });
   };
   const addFile = async (file: File) => {
     try {

@@ -116,7 +116,7 @@ export default function DatavPage() {
 
   const o = overview.data?.result;
   const overlays = useMemo<MapOverlay[]>(() => {
-    const warnings = (o?.weather.warnings ?? []).map((w) => ({ id: w.id, geometry: w.area as never, color: w.level ? RISK_LEVEL_COLORS[w.level] : '#8c8c8c', outline: true, label: w.headline ?? t(`datav.weatherType.${w.type}`) }));
+    const warnings = (o?.weather.warnings ?? []).map((w) => ({ id: w.id, geometry: w.area as never, color: w.level ? RISK_LEVEL_COLORS[w.level] : '#8c8c8c', outline: true, label: w.headline ?? t(`alerts.weatherType.${w.type}`) }));
     return [
       { key: 'warnings', features: warnings, opacity: 0.9 },
       { key: 'alerts', features: alertFeatures(places.data?.result ?? [], t) },
@@ -176,7 +176,7 @@ export default function DatavPage() {
               {RISK_LEVELS.map((l) => (
                 <span key={l}>
                   <i style={{ background: RISK_LEVEL_COLORS[l] }} />
-                  {t(`datav.level.${l}`)} {o?.risk ? o.risk.levels[l].toLocaleString() : ''}
+                  {t(`alerts.levelName.${l}`)} {o?.risk ? o.risk.levels[l].toLocaleString() : ''}
                 </span>
               ))}
             </div>
@@ -203,7 +203,7 @@ export default function DatavPage() {
 
         <div className="datav-column datav-right">
           <Panel title={t('datav.alertsByLevel')} testId="datav-alert-levels" height={220}>
-            <Chart height={170} option={pie(RISK_LEVELS.map((l) => ({ name: t(`datav.level.${l}`), value: a?.byLevel[l] ?? 0, itemStyle: { color: RISK_LEVEL_COLORS[l] } })))} />
+            <Chart height={170} option={pie(RISK_LEVELS.map((l) => ({ name: t(`alerts.levelName.${l}`), value: a?.byLevel[l] ?? 0, itemStyle: { color: RISK_LEVEL_COLORS[l] } })))} />
           </Panel>
           <Panel title={t('datav.alertsByState')} height={230}>
             <Chart
@@ -231,7 +231,7 @@ export default function DatavPage() {
             <div className="datav-warnings">
               {(o?.weather.warnings ?? []).slice(0, 3).map((w) => (
                 <span key={w.id} className="datav-warning" style={{ borderColor: w.level ? RISK_LEVEL_COLORS[w.level] : '#8c8c8c', color: w.level ? RISK_LEVEL_COLORS[w.level] : TEXT }}>
-                  {t(`datav.weatherType.${w.type}`)} {w.level ?? ''}
+                  {t(`alerts.weatherType.${w.type}`)} {w.level ?? ''}
                 </span>
               ))}
             </div>

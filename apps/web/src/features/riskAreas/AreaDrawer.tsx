@@ -8,7 +8,7 @@ import { errorMessage } from '../../api/http.ts';
 import { riskAreaApi, type RiskAreaDetail } from '../../api/riskAreas.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
-import { StepModal } from '../../components/StepModal.tsx';
+import { StepModal, useStepSaving } from '../../components/StepModal.tsx';
 import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
@@ -24,7 +24,10 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
   const allowClick = useClickGuard();
   const queryClient = useQueryClient();
   const [stepping, setStepping] = useState<RiskAreaAction | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useStepSaving(async () => {
+    setStepping(null);
+    await refresh();
+  });
   const [form] = Form.useForm<{ notes?: string; reason?: string }>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['riskAreas', enterpriseID] });
   if (!area) return null;
@@ -33,16 +36,7 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
   const submit = async () => {
     if (!allowClick() || !stepping) return;
     const values = await form.validateFields();
-    setSaving(true);
-    try {
-      message.success((await riskAreaApi.step(area.id, stepping, values)).message);
-      setStepping(null);
-      await refresh();
-    } catch (error) {
-      message.error(errorMessage(error));
-    } finally {
-      setSaving(false);
-    }
+    await save(async () => (await riskAreaApi.step(area.id, stepping, values)).message);
   };
   const addFile = async (file: File) => {
     try {

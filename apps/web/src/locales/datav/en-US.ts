@@ -17,7 +17,6 @@ const messages = {
   onTime: 'Handled on time',
   riskHigh: 'Segments at I/II risk',
   warnings: 'Weather warnings',
-  level: { I: 'I major', II: 'II significant', III: 'III general', IV: 'IV low' },
   settlement: 'Settlement (InSAR)',
   points: 'Points',
   segments: 'Segments measured',
@@ -35,7 +34,6 @@ const messages = {
   rain: 'Rain (1 h)',
   wind: 'Wind',
   noWeather: 'No observations yet',
-  weatherType: { rainstorm: 'Rainstorm', coldWave: 'Cold wave', gale: 'Gale', heat: 'Heat', other: 'Warning' },
   board: 'Latest alerts',
 };
 

@@ -18,7 +18,6 @@ const messages: DatavMessages = {
   onTime: '按时处置率',
   riskHigh: 'I/II 级风险管段',
   warnings: '气象预警',
-  level: { I: 'I 重大', II: 'II 较大', III: 'III 一般', IV: 'IV 低' },
   settlement: '沉降监测（InSAR）',
   points: '监测点',
   segments: '评估管段',
@@ -36,7 +35,6 @@ const messages: DatavMessages = {
   rain: '降水（1 小时）',
   wind: '风速',
   noWeather: '暂无观测',
-  weatherType: { rainstorm: '暴雨', coldWave: '寒潮', gale: '大风', heat: '高温', other: '预警' },
   board: '最新预警',
 };
 
