@@ -32,6 +32,7 @@ import { platformRoutes } from './modules/platform/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
+import { openDataRoutes } from './modules/openData/routes.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
 import { JobRunner } from './modules/imports/runner.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
@@ -267,6 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(datavRoutes, { prefix: '/datav' });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(tileRoutes, { prefix: '/tiles' });
+      await api.register(openDataRoutes);
       await api.register(preferenceRoutes, { prefix: '/preferences' });
       api.get('/settings', { config: { access: { auth: 'public' } } }, async (request) => ({
         ...envelope(true, 200, translate('ok', request.language), { icpNumber: config.icpNumber, version: VERSION, uploadLimitMb: Math.round(config.uploadLimit / 1024 / 1024) }),

@@ -18,3 +18,5 @@ export * from './weather.ts';
 export * from './pipeRisk.ts';
 export * from './alerts.ts';
 export * from './datav.ts';
+export * from './openData.ts';
+export * from './mapPalette.ts';

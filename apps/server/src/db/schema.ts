@@ -15,3 +15,4 @@ export * from './schema/riskAreas.ts';
 export * from './schema/weather.ts';
 export * from './schema/pipeRisk.ts';
 export * from './schema/alerts.ts';
+export * from './schema/openData.ts';

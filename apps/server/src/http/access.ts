@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { HEADERS, isActionAllowed, ROLE_PERMISSIONS } from '@console/contract';
+import { HEADERS, isActionAllowed, PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_QUERY_KEY, ROLE_PERMISSIONS } from '@console/contract';
 import { sha256 } from '../modules/auth/crypto.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/client.ts';
 import { resolveToken } from '../modules/auth/service.ts';
+import { resolvePersonalToken, type PersonalTokenHolder } from '../modules/openData/tokens.ts';
 import { pickEnterprise, verifiedEnterprises } from '../modules/enterprises/service.ts';
 import { TtlCache } from './cache.ts';
 import type { Access, EnterpriseContext, SessionUser } from './context.ts';
@@ -21,6 +22,7 @@ export const ACCESS_CACHE_MS = 1_000;
 export class AccessCache {
   private readonly users = new TtlCache<string, (SessionUser & { expiresAt: Date }) | null>(ACCESS_CACHE_MS);
   private readonly enterprises = new TtlCache<number, EnterpriseContext[]>(ACCESS_CACHE_MS);
+  private readonly personalTokens = new TtlCache<string, PersonalTokenHolder | null>(ACCESS_CACHE_MS);
 
   constructor(
     private readonly db: Db,
@@ -29,6 +31,7 @@ export class AccessCache {
     changes.on(() => {
       this.users.clear();
       this.enterprises.clear();
+      this.personalTokens.clear();
     });
   }
 
@@ -41,7 +44,19 @@ export class AccessCache {
   }
 
   async currentEnterprise(userId: number, header: string | string[] | undefined) {
-    return pickEnterprise(await this.enterprises.get(userId, () => verifiedEnterprises(this.db, userId)), header);
+    return pickEnterprise(await this.memberships(userId), header);
+  }
+
+  /** A personal token's user and enterprise, while the user is still a verified member of it (with the role held now). */
+  async personal(tokenHash: string): Promise<{ user: SessionUser; enterprise: EnterpriseContext } | null> {
+    const found = await this.personalTokens.get(tokenHash, () => resolvePersonalToken(this.db, tokenHash));
+    if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) return null;
+    const enterprise = (await this.memberships(found.user.id)).find((e) => e.id === found.enterpriseId);
+    return enterprise ? { user: found.user, enterprise } : null;
+  }
+
+  private memberships(userId: number) {
+    return this.enterprises.get(userId, () => verifiedEnterprises(this.db, userId));
   }
 }
 
@@ -63,9 +78,21 @@ export async function accessHook(request: FastifyRequest) {
   const access = routeAccess(request.routeOptions.url ?? '', request.routeOptions.config?.access);
   if (access.auth === 'public') return;
 
-  const token = request.headers[HEADERS.token.toLowerCase()];
+  const personalRoute = access.auth === 'enterprise' && access.personal === true;
+  const token = personalRoute ? dataServiceToken(request) : request.headers[HEADERS.token.toLowerCase()];
   if (typeof token !== 'string' || token === '') throw unauthorized();
   const tokenHash = sha256(token);
+  if (token.startsWith(PERSONAL_TOKEN_PREFIX)) {
+    // A personal token reads the data services of its one enterprise, with its owner's role there now.
+    if (!personalRoute) throw forbidden('openData.readOnly');
+    const holder = await request.server.access.personal(tokenHash);
+    if (!holder) throw new AppError(401, 'openData.tokenInvalid', {}, { isLogin: false });
+    request.user = holder.user;
+    const [permissionId, action] = access.permission;
+    if (!isActionAllowed(ROLE_PERMISSIONS[holder.enterprise.role], permissionId, action)) throw forbidden();
+    request.enterprise = holder.enterprise;
+    return;
+  }
   const user = await request.server.access.user(token, tokenHash);
   if (!user) throw unauthorized();
   request.user = user;
@@ -79,6 +106,19 @@ export async function accessHook(request: FastifyRequest) {
   const [permissionId, action] = access.permission;
   if (!isActionAllowed(ROLE_PERMISSIONS[enterprise.role], permissionId, action)) throw forbidden();
   request.enterprise = enterprise;
+}
+
+/**
+ * The token of a data service request: the console's header, a bearer token (what GDAL and QGIS
+ * set as a header), or the query key (for clients that set none).
+ */
+function dataServiceToken(request: FastifyRequest): string | undefined {
+  const header = request.headers[HEADERS.token.toLowerCase()];
+  if (typeof header === 'string' && header !== '') return header;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (bearer) return bearer[1];
+  const key = (request.query as Record<string, unknown> | undefined)?.[PERSONAL_TOKEN_QUERY_KEY];
+  return typeof key === 'string' ? key : undefined;
 }
 
 /** The signed-in user of a route that requires one. */

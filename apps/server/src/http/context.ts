@@ -13,7 +13,12 @@ export type Access =
   | { auth: 'public' }
   | { auth: 'user' }
   | { auth: 'platformAdmin' }
-  | { auth: 'enterprise'; permission: [PermissionId, Action] };
+  | {
+      auth: 'enterprise';
+      permission: [PermissionId, Action];
+      /** A data service read by other systems: a personal access token is taken too (header or query key). */
+      personal?: boolean;
+    };
 
 export interface SessionUser {
   id: number;

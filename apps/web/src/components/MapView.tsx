@@ -26,25 +26,10 @@ import { getArea, getLength } from 'ol/sphere';
 import type VectorTile from 'ol/VectorTile';
 import type BaseLayer from 'ol/layer/Base';
 import 'ol/ol.css';
-import { HEADERS, RISK_LEVEL_COLORS, type AreaGeometry, type BBox, type LineGeometry, type MapSettings, type NetworkType, type RiskLevel } from '@console/contract';
+import { BASEMAP_PALETTE, BASEMAP_STREET_WIDTH, HEADERS, NETWORK_MAP_COLOR, NETWORK_Z_INDEX, pipeLineWidth, RISK_LEVEL_COLORS, type AreaGeometry, type BBox, type LineGeometry, type MapSettings, type NetworkType, type RiskLevel } from '@console/contract';
 import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
 import { materialLabel } from '../utils/format.ts';
 
-/** Colours of the network types on maps and legends. */
-export const NETWORK_MAP_COLOR: Record<NetworkType, string> = {
-  water: '#1677ff',
-  gas: '#fa8c16',
-  drainage: '#389e0d',
-  heat: '#cf1322',
-  power: '#722ed1',
-  telecom: '#13c2c2',
-};
-
-/**
- * Drawing order where networks share a street: the wide gravity sewers underneath, pressure pipes
- * (water, gas) on top, so a water main is not hidden under the sewer beside it when zoomed out.
- */
-const NETWORK_Z_INDEX: Record<NetworkType, number> = { drainage: 0, heat: 1, power: 1, telecom: 1, gas: 2, water: 3 };
 
 export interface MapLayerVisibility {
   basemap: boolean;
@@ -159,22 +144,15 @@ function authorisedTileLoad(tile: VectorTile<FeatureLike>, url: string) {
 /** Map units per pixel at about zoom 13, where distribution pipes appear. */
 const DETAIL_RESOLUTION: Record<number, number> = { 3857: 19, 4326: 1.7e-4 };
 
-const BASEMAP_STYLE: Record<'light' | 'dark', Record<string, Style>> = {
-  light: {
-    water: new Style({ fill: new Fill({ color: '#aad3f5' }) }),
-    parks: new Style({ fill: new Fill({ color: '#c8e6c0' }) }),
-    street: new Style({ stroke: new Stroke({ color: '#ffffff', width: 3 }) }),
-    mainStreet: new Style({ stroke: new Stroke({ color: '#fde6a8', width: 6 }) }),
-  },
-  // The big screen's night palette: the network in its colours stands out on it.
-  dark: {
-    water: new Style({ fill: new Fill({ color: '#0f3050' }) }),
-    parks: new Style({ fill: new Fill({ color: '#0f2f2a' }) }),
-    street: new Style({ stroke: new Stroke({ color: '#1b2c44', width: 3 }) }),
-    mainStreet: new Style({ stroke: new Stroke({ color: '#26405f', width: 6 }) }),
-  },
-};
-const BASEMAP_BACKGROUND = { light: '#f2efe9', dark: '#0a1628' };
+const basemapStyle = (palette: (typeof BASEMAP_PALETTE)['light' | 'dark']): Record<string, Style> => ({
+  water: new Style({ fill: new Fill({ color: palette.water }) }),
+  parks: new Style({ fill: new Fill({ color: palette.parks }) }),
+  street: new Style({ stroke: new Stroke({ color: palette.street, width: BASEMAP_STREET_WIDTH.street }) }),
+  mainStreet: new Style({ stroke: new Stroke({ color: palette.mainStreet, width: BASEMAP_STREET_WIDTH.mainStreet }) }),
+});
+// The light map, and the big screen's night palette: the network in its colours stands out on it.
+const BASEMAP_STYLE = { light: basemapStyle(BASEMAP_PALETTE.light), dark: basemapStyle(BASEMAP_PALETTE.dark) };
+const BASEMAP_BACKGROUND = { light: BASEMAP_PALETTE.light.background, dark: BASEMAP_PALETTE.dark.background };
 
 /** The basemap layer the enterprise's map settings describe, or an error to show. */
 async function basemapLayer(settings: MapSettings, t: (key: string) => string, theme: 'light' | 'dark'): Promise<BaseLayer | null> {
@@ -259,7 +237,7 @@ function pipeStyle(visible: Set<string>, srid: number, colourBy: 'network' | 'ri
     const diameter = Number(feature.get('diameterMm') ?? 100);
     // Wider for bigger pipes, thinner when zoomed out (resolution in map units per pixel).
     const zoomedOut = resolution > DETAIL_RESOLUTION[srid];
-    const width = (diameter >= 800 ? 3 : diameter >= 300 ? 2 : 1.2) * (zoomedOut ? 0.6 : 1) * (colourBy === 'risk' ? 1.5 : 1);
+    const width = pipeLineWidth(diameter) * (zoomedOut ? 0.6 : 1) * (colourBy === 'risk' ? 1.5 : 1);
     const level = colourBy === 'risk' ? String(feature.get('riskLevel') ?? '') : '';
     const key = `${type}:${width}:${level}`;
     if (!cache.has(key)) {

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accessTokens, loginKeys, users } from '../../db/schema.ts';
+import { accessTokens, loginKeys, personalTokens, users } from '../../db/schema.ts';
 import { clearAttempts, pruneThrottles, takeAttempt, THROTTLES } from '../../http/throttle.ts';
 import type { SessionUser } from '../../http/context.ts';
 import { randomPrintable, randomToken, sha256 } from './crypto.ts';
@@ -97,7 +97,12 @@ export async function revokeToken(db: Db, tokenHash: string) {
     .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)));
 }
 
+/** Every token of the user stops working, personal access tokens too (whoever had the password may have made some). */
 export async function revokeAllTokens(db: Db, userId: number) {
+  await db
+    .update(personalTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(personalTokens.userId, userId), isNull(personalTokens.revokedAt)));
   await db
     .update(accessTokens)
     .set({ revokedAt: new Date() })

@@ -32,7 +32,8 @@ export const tileRoutes: FastifyPluginAsync = async (app) => {
   api.get(
     '/pipes/:grid/:z/:x/:y.pbf',
     {
-      config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } },
+      // Read by desktop GIS too: a personal token is taken (see openData's TileJSON).
+      config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'], personal: true } },
       schema: { tags, summary: "The current enterprise's pipes as a vector tile (layer pipes)", params: tileParams },
     },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
-import type { CaseStatus, Criticality, MeasuredPipe, NetworkType } from '@console/contract';
+import { NETWORK_MAP_COLOR, type CaseStatus, type Criticality, type MeasuredPipe, type NetworkType } from '@console/contract';
 import type { Site, SiteDetail } from '../../api/construction.ts';
-import { NETWORK_MAP_COLOR, type MapOverlayFeature } from '../../components/MapView.tsx';
+import type { MapOverlayFeature } from '../../components/MapView.tsx';
 
 /** Criticality colours, as the four-colour risk practice draws them (closed cases grey). */
 export const CRITICALITY_COLOR: Record<Criticality, string> = { high: '#f5222d', medium: '#fa8c16', low: '#fadb14', none: '#1677ff' };

@@ -3,11 +3,11 @@ import { Alert, Button, Card, Checkbox, Descriptions, Drawer, Skeleton, Space, S
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NETWORK_TYPES, RISK_LEVEL_COLORS, RISK_LEVELS, type NetworkType } from '@console/contract';
+import { NETWORK_MAP_COLOR, NETWORK_TYPES, RISK_LEVEL_COLORS, RISK_LEVELS, type NetworkType } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
-import { MapView, NETWORK_MAP_COLOR, type MapLayerVisibility } from '../../components/MapView.tsx';
+import { MapView, type MapLayerVisibility } from '../../components/MapView.tsx';
 import { pipeRiskApi } from '../../api/pipeRisk.ts';
 import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
 import { useSession } from '../../stores/session.ts';

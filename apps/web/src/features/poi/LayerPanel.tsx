@@ -1,8 +1,8 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Button, Checkbox, Slider, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ACQUISITION_STATUSES, NETWORK_TYPES, POI_PRIORITIES, POI_STATUSES, type PoiOverlayLayers } from '@console/contract';
-import { NETWORK_MAP_COLOR } from '../../components/MapView.tsx';
+import { NETWORK_MAP_COLOR, ACQUISITION_STATUSES, NETWORK_TYPES, POI_PRIORITIES, POI_STATUSES, type PoiOverlayLayers } from '@console/contract';
+
 import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { ACQUISITION_STATUS_COLOR } from '../saocom/footprints.ts';
 

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
-import { RISK_LEVEL_COLORS, type NetworkType } from '@console/contract';
+import { NETWORK_MAP_COLOR, RISK_LEVEL_COLORS, type NetworkType } from '@console/contract';
 import type { RiskArea, RiskAreaDetail } from '../../api/riskAreas.ts';
-import { NETWORK_MAP_COLOR, type MapOverlayFeature } from '../../components/MapView.tsx';
+import { type MapOverlayFeature } from '../../components/MapView.tsx';
 
 /** Remediated areas are drawn grey: they no longer ask for attention. */
 export const REMEDIATED_COLOR = '#8c8c8c';

@@ -1,0 +1,223 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { id, isActionAllowed, PERSONAL_TOKEN_QUERY_KEY, personalTokenCreate, ROLE_PERMISSIONS, type PermissionId } from '@console/contract';
+import { ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { requireEnterprise, requireUser } from '../../http/access.ts';
+import { clientGone } from '../../http/context.ts';
+import type { Access } from '../../http/context.ts';
+import { collectionOf, collectionsOf, type CollectionSource } from './collections.ts';
+import { CRS84, CRS_URIS, crsOf } from './crs.ts';
+import { DEFAULT_LIMIT, itemsPage, MAX_LIMIT, numberMatched, parseItemsQuery, readFeature } from './features.ts';
+import { extentOf } from './extent.ts';
+import { basemapStyle, basemapTileJson, pipesStyle, pipesTileJson } from './tilesets.ts';
+import { createPersonalToken, listPersonalTokens, revokePersonalToken } from './tokens.ts';
+
+const tags = ['open data'];
+/** Every OGC route reads the enterprise's data; each collection then asks its own domain's permission. */
+const reader: { access: Access } = { access: { auth: 'enterprise', permission: ['dashboard', 'query'], personal: true } };
+const JSON_TYPE = 'application/json';
+const GEOJSON = 'application/geo+json';
+const CONFORMANCE = [
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
+  'http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs',
+];
+
+/** Links back to this server: the key a client sent in the query goes on, since it has no other way to send it. */
+export function linkMaker(request: FastifyRequest) {
+  const base = `${request.protocol}://${request.host}/api`;
+  const key = (request.query as Record<string, unknown>)[PERSONAL_TOKEN_QUERY_KEY];
+  return (path: string, params: Record<string, string> = {}) => {
+    const query = new URLSearchParams(params);
+    if (typeof key === 'string') query.set(PERSONAL_TOKEN_QUERY_KEY, key);
+    const text = query.toString();
+    return `${base}${path}${text ? `?${text}` : ''}`;
+  };
+}
+
+const itemsQuery = z.looseObject({
+  limit: z.string().optional().describe(`Features per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+  bbox: z.string().optional().describe('minx,miny,maxx,maxy in bbox-crs (CRS84 by default)'),
+  'bbox-crs': z.string().optional(),
+  crs: z.string().optional().describe(`One of ${CRS_URIS.join(', ')}`),
+  datetime: z.string().optional().describe('An instant, or an interval start/end where either end may be ..'),
+  cursor: z.string().optional().describe('The key after which the page starts (from a next link)'),
+  [PERSONAL_TOKEN_QUERY_KEY]: z.string().optional().describe('A personal access token, for clients that cannot set a header'),
+});
+const collectionParams = z.object({ collectionId: z.string().max(80) });
+const featureParams = z.object({ collectionId: z.string().max(80), featureId: z.string().max(20) });
+
+/**
+ * Open data out: OGC API Features over the enterprise's layers, TileJSON and styles of its
+ * tilesets, and the personal access tokens desktop clients read them with.
+ */
+export const openDataRoutes: FastifyPluginAsync = async (app) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+
+  // --- Personal access tokens (the signed-in user's own) ---
+  const signedIn = { access: { auth: 'user' as const } };
+  api.get('/open-data/tokens', { config: signedIn, schema: { tags, summary: "The user's personal access tokens that still work" } }, async (request) =>
+    ok(request, await listPersonalTokens(db, requireUser(request).id)),
+  );
+  api.post(
+    '/open-data/tokens',
+    { config: signedIn, schema: { tags, summary: 'Make a read-only personal access token for one enterprise (its text is shown this once)', body: personalTokenCreate } },
+    async (request) => ok(request, await createPersonalToken(db, requireUser(request).id, request.body)),
+  );
+  api.delete(
+    '/open-data/tokens/:id',
+    { config: signedIn, schema: { tags, summary: 'Revoke one of your personal access tokens', params: z.object({ id }) } },
+    async (request) => {
+      await revokePersonalToken(db, requireUser(request).id, request.params.id);
+      return ok(request, null);
+    },
+  );
+
+  // --- OGC API Features ---
+  const language = (request: FastifyRequest) => request.language;
+  const allowed = (request: FastifyRequest, permission: PermissionId) => isActionAllowed(ROLE_PERMISSIONS[requireEnterprise(request).role], permission, 'query');
+  const sendJson = (reply: FastifyReply, body: unknown, type = JSON_TYPE) => reply.type(type).send(JSON.stringify(body));
+  /** The collection if the caller's role may read its domain; otherwise it does not exist for them. */
+  const collection = async (request: FastifyRequest, collectionId: string): Promise<CollectionSource> => {
+    const source = await collectionOf(db, requireEnterprise(request).id, collectionId);
+    if (!source || !allowed(request, source.permission)) throw new AppError(404, 'notFound.collection', { id: collectionId });
+    return source;
+  };
+  const describe = async (request: FastifyRequest, source: CollectionSource) => {
+    const link = linkMaker(request);
+    const extent = await extentOf(db, requireEnterprise(request).id, source);
+    return {
+      id: source.id,
+      title: source.title[language(request)],
+      description: source.description[language(request)],
+      itemType: 'feature',
+      extent: {
+        spatial: { bbox: [extent.bbox ?? [-180, -90, 180, 90]], crs: CRS84 },
+        ...(source.time ? { temporal: { interval: [[extent.start, extent.end]], trs: 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian' } } : {}),
+      },
+      crs: CRS_URIS,
+      storageCrs: CRS84,
+      links: [
+        { href: link(`/ogc/collections/${source.id}`), rel: 'self', type: JSON_TYPE, title: 'this collection' },
+        { href: link(`/ogc/collections/${source.id}/items`), rel: 'items', type: GEOJSON, title: 'its features' },
+        { href: link(`/ogc/collections/${source.id}/queryables`), rel: 'http://www.opengis.net/def/rel/ogc/1.0/queryables', type: 'application/schema+json', title: 'what it can be filtered by' },
+      ],
+    };
+  };
+
+  api.get('/ogc', { config: reader, schema: { tags, summary: 'OGC API Features: landing page', querystring: itemsQuery.pick({ [PERSONAL_TOKEN_QUERY_KEY]: true }).loose() } }, async (request, reply) => {
+    const link = linkMaker(request);
+    return sendJson(reply, {
+      title: language(request) === 'zh-CN' ? '城市地下管网风险监测：开放数据' : 'Urban underground pipeline risk monitoring: open data',
+      description:
+        language(request) === 'zh-CN' ? '本企业的管网、项目、漏损疑似点、施工、风险区、沉降与预警图层（OGC API Features）' : "The enterprise's pipes, projects, leak POIs, construction, risk areas, settlement and alerts (OGC API Features)",
+      links: [
+        { href: link('/ogc'), rel: 'self', type: JSON_TYPE, title: 'this document' },
+        { href: `${request.protocol}://${request.host}/api/docs/json`, rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.0', title: 'the API definition' },
+        { href: `${request.protocol}://${request.host}/api/docs`, rel: 'service-doc', type: 'text/html', title: 'the API documentation' },
+        { href: link('/ogc/conformance'), rel: 'conformance', type: JSON_TYPE, title: 'conformance classes' },
+        { href: link('/ogc/collections'), rel: 'data', type: JSON_TYPE, title: 'the layers' },
+      ],
+    });
+  });
+
+  api.get('/ogc/conformance', { config: reader, schema: { tags, summary: 'OGC API Features: conformance classes' } }, async (_request, reply) => sendJson(reply, { conformsTo: CONFORMANCE }));
+
+  api.get('/ogc/collections', { config: reader, schema: { tags, summary: "OGC API Features: the enterprise's layers the caller may read" } }, async (request, reply) => {
+    const sources = (await collectionsOf(db, requireEnterprise(request).id)).filter((source) => allowed(request, source.permission));
+    const link = linkMaker(request);
+    return sendJson(reply, {
+      links: [{ href: link('/ogc/collections'), rel: 'self', type: JSON_TYPE, title: 'the layers' }],
+      collections: await Promise.all(sources.map((source) => describe(request, source))),
+    });
+  });
+
+  api.get('/ogc/collections/:collectionId', { config: reader, schema: { tags, summary: 'OGC API Features: one layer', params: collectionParams } }, async (request, reply) =>
+    sendJson(reply, await describe(request, await collection(request, request.params.collectionId))),
+  );
+
+  api.get(
+    '/ogc/collections/:collectionId/queryables',
+    { config: reader, schema: { tags, summary: "OGC API Features: the layer's properties that filter its items", params: collectionParams } },
+    async (request, reply) => {
+      const source = await collection(request, request.params.collectionId);
+      const jsonType = (type: string) => (type === 'date' || type === 'date-time' ? { type: 'string', format: type } : type === 'object' ? { type: 'object' } : { type });
+      return sendJson(
+        reply,
+        {
+          $schema: 'https://json-schema.org/draft/2019-09/schema',
+          $id: linkMaker(request)(`/ogc/collections/${source.id}/queryables`),
+          type: 'object',
+          title: source.title[language(request)],
+          properties: Object.fromEntries(source.properties.filter((p) => p.queryable).map((p) => [p.name, { title: p.name, ...jsonType(p.type) }])),
+        },
+        'application/schema+json',
+      );
+    },
+  );
+
+  api.get(
+    '/ogc/collections/:collectionId/items',
+    { config: reader, schema: { tags, summary: "OGC API Features: a layer's features, a page at a time (bbox, datetime, crs, attribute filters)", params: collectionParams, querystring: itemsQuery } },
+    async (request, reply) => {
+      const source = await collection(request, request.params.collectionId);
+      const raw = request.query as Record<string, unknown>;
+      const query = parseItemsQuery(source, raw);
+      const signal = clientGone(reply);
+      const run = <T>(work: (database: typeof db) => Promise<T>) => app.database.cancellable(signal, work);
+      const matched = query.after === null ? await run((database) => numberMatched(database, source, query)) : null;
+      const link = linkMaker(request);
+      const params = Object.fromEntries(Object.entries(raw).filter(([name, value]) => typeof value === 'string' && name !== 'cursor' && name !== PERSONAL_TOKEN_QUERY_KEY)) as Record<string, string>;
+      const links = (next: number | null) => [
+        { href: link(`/ogc/collections/${source.id}/items`, { ...params, ...(query.after === null ? {} : { cursor: String(query.after) }) }), rel: 'self', type: GEOJSON, title: 'this page' },
+        ...(next === null ? [] : [{ href: link(`/ogc/collections/${source.id}/items`, { ...params, cursor: String(next) }), rel: 'next', type: GEOJSON, title: 'next page' }]),
+        { href: link(`/ogc/collections/${source.id}`), rel: 'collection', type: JSON_TYPE, title: 'the layer' },
+      ];
+      return reply
+        .type(GEOJSON)
+        .header('content-crs', `<${query.crs.uri}>`)
+        .send(Readable.from(itemsPage(run, source, query, matched, links)));
+    },
+  );
+
+  api.get(
+    '/ogc/collections/:collectionId/items/:featureId',
+    { config: reader, schema: { tags, summary: 'OGC API Features: one feature', params: featureParams, querystring: itemsQuery.pick({ crs: true, [PERSONAL_TOKEN_QUERY_KEY]: true }).loose() } },
+    async (request, reply) => {
+      const source = await collection(request, request.params.collectionId);
+      const crsName = (request.query as Record<string, unknown>).crs;
+      const crs = crsOf(typeof crsName === 'string' ? crsName : CRS84);
+      if (!crs) return parseItemsQuery(source, { crs: crsName }); // throws the crs message
+      const key = /^\d{1,18}$/.test(request.params.featureId) ? Number(request.params.featureId) : null;
+      const feature = key === null ? null : await readFeature(db, source, key, crs);
+      if (!feature) throw new AppError(404, 'notFound.feature', { id: request.params.featureId, collection: source.id });
+      const link = linkMaker(request);
+      const links = [
+        { href: link(`/ogc/collections/${source.id}/items/${key}`), rel: 'self', type: GEOJSON, title: 'this feature' },
+        { href: link(`/ogc/collections/${source.id}`), rel: 'collection', type: JSON_TYPE, title: 'the layer' },
+      ];
+      return reply.type(GEOJSON).header('content-crs', `<${crs.uri}>`).send(`${feature.slice(0, -1)},"links":${JSON.stringify(links)}}`);
+    },
+  );
+
+  // --- Tilesets described for clients (TileJSON 3.0) and their Mapbox GL styles ---
+  const pipesReader: { access: Access } = { access: { auth: 'enterprise', permission: ['pipeline', 'query'], personal: true } };
+  const publicRoute: { access: Access } = { access: { auth: 'public' } };
+  api.get('/tiles/pipes.json', { config: pipesReader, schema: { tags, summary: "TileJSON of the enterprise's pipe tiles" } }, async (request, reply) =>
+    sendJson(reply, await pipesTileJson(db, requireEnterprise(request).id, linkMaker(request), language(request))),
+  );
+  api.get('/tiles/pipes/style.json', { config: pipesReader, schema: { tags, summary: 'Mapbox GL style drawing the pipes as the console does' } }, async (request, reply) =>
+    sendJson(reply, pipesStyle(linkMaker(request), language(request))),
+  );
+  api.get('/tiles/basemap.json', { config: publicRoute, schema: { tags, summary: 'TileJSON of the built-in basemap' } }, async (request, reply) =>
+    sendJson(reply, await basemapTileJson(db, linkMaker(request), language(request))),
+  );
+  api.get('/tiles/basemap/style.json', { config: publicRoute, schema: { tags, summary: 'Mapbox GL style drawing the basemap as the console does' } }, async (request, reply) =>
+    sendJson(reply, basemapStyle(linkMaker(request), language(request))),
+  );
+};
