@@ -1,0 +1,312 @@
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import proj4 from 'proj4';
+import { PERSONAL_TOKEN_LIMIT } from '@console/contract';
+import { as, login, useDemoServer } from '../../testing/app.ts';
+import { memberships, personalTokens, users } from '../../db/schema.ts';
+import { queryRows } from '../../db/client.ts';
+import { sha256 } from '../auth/crypto.ts';
+
+const demo = useDemoServer();
+const run = promisify(execFile);
+
+async function makeToken(username: string, enterpriseId: number, days = 30, name = 'QGIS') {
+  const api = as(demo.app, await login(demo.app, username));
+  const response = await api({ method: 'POST', url: '/api/open-data/tokens', payload: { name, enterpriseId, days } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().result as { token: string; item: { id: number; prefix: string; expiresAt: string | null } };
+}
+/** A data service request with a personal token in the query. */
+/** The z14 tile at the middle of the water utility's pipes (Web Mercator XYZ). */
+async function middleTile() {
+  const [c] = await queryRows<{ lon: number; lat: number }>(demo.database.db, sql`select (min(minx) + max(maxx)) / 2 as lon, (min(miny) + max(maxy)) / 2 as lat from pipes where enterprise_id = ${demo.ids.water}`);
+  const n = 2 ** 14;
+  const sin = Math.sin((Number(c.lat) * Math.PI) / 180);
+  return `14/${Math.floor(((Number(c.lon) + 180) / 360) * n)}/${Math.floor((0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * n)}`;
+}
+const read = (url: string, token: string, headers: Record<string, string> = {}) =>
+  demo.app.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}key=${token}`, headers });
+const count = async (query: ReturnType<typeof sql>) => Number((await queryRows<{ n: number }>(demo.database.db, query))[0].n);
+
+describe('personal access tokens', () => {
+  it('are shown once, kept hashed, listed by prefix, and revoked by their owner only', async () => {
+    const { token, item } = await makeToken('admin', demo.ids.water, 90);
+    expect(token).toMatch(/^pcp_[\w-]{43}$/);
+    expect(token.startsWith(item.prefix)).toBe(true);
+    expect(Date.parse(item.expiresAt!) - Date.now()).toBeGreaterThan(89 * 86_400_000);
+    const [stored] = await demo.database.db.select().from(personalTokens).where(eq(personalTokens.id, item.id));
+    expect(stored.tokenHash).toBe(sha256(token));
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    const admin = as(demo.app, await login(demo.app, 'admin'));
+    const list = (await admin({ method: 'GET', url: '/api/open-data/tokens' })).json().result;
+    expect(list.find((t: { id: number }) => t.id === item.id)).toMatchObject({ name: 'QGIS', prefix: item.prefix, enterpriseName: expect.any(String) });
+    expect(JSON.stringify(list)).not.toContain(token);
+
+    // Somebody else's token is not theirs to revoke.
+    const member = as(demo.app, await login(demo.app, 'member'));
+    expect((await member({ method: 'DELETE', url: `/api/open-data/tokens/${item.id}` })).statusCode).toBe(404);
+    expect((await read('/api/ogc/collections', token)).statusCode).toBe(200);
+    expect((await admin({ method: 'DELETE', url: `/api/open-data/tokens/${item.id}` })).statusCode).toBe(200);
+    const refused = await read('/api/ogc/collections', token, { 'accept-language': 'zh-CN' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().message).toBe('个人访问令牌无效、已撤销或已过期');
+  });
+
+  it('are refused for an enterprise the user is not a verified member of, and bad fields are named', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'));
+    const foreign = await admin({ method: 'POST', url: '/api/open-data/tokens', payload: { name: 'x', enterpriseId: demo.ids.gas, days: 30 } });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe('enterpriseId: you are not a verified member of this enterprise');
+    const pending = as(demo.app, await login(demo.app, 'newcomer'));
+    expect((await pending({ method: 'POST', url: '/api/open-data/tokens', payload: { name: 'x', enterpriseId: demo.ids.drainage, days: 30 } })).statusCode).toBe(400);
+    const bad = await admin({ method: 'POST', url: '/api/open-data/tokens', payload: { name: ' ', enterpriseId: demo.ids.water, days: 7 }, headers: { 'accept-language': 'zh-CN' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('name: 不能为空');
+    expect(bad.json().message).toContain('days: 只能是 30、90、365 或 0（直至撤销）');
+  });
+
+  it(`hold at most ${PERSONAL_TOKEN_LIMIT} at once, even when asked for at once`, async () => {
+    const both = as(demo.app, await login(demo.app, 'both'));
+    const answers = await Promise.all(
+      Array.from({ length: PERSONAL_TOKEN_LIMIT + 10 }, (_, i) => both({ method: 'POST', url: '/api/open-data/tokens', payload: { name: `t${i}`, enterpriseId: demo.ids.gas, days: 0 } })),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(PERSONAL_TOKEN_LIMIT);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(10);
+    const [{ id }] = await demo.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'both'));
+    expect(await count(sql`select count(*)::int as n from personal_tokens where user_id = ${id} and revoked_at is null`)).toBe(PERSONAL_TOKEN_LIMIT);
+    // Made without expiry: until revoked.
+    expect(answers.find((a) => a.statusCode === 200)!.json().result.item.expiresAt).toBeNull();
+    await demo.database.db.update(personalTokens).set({ revokedAt: new Date() }).where(eq(personalTokens.userId, id));
+  });
+
+  it('only read the data services, sent as a query key, a bearer token or the console header', async () => {
+    const { token } = await makeToken('viewer', demo.ids.water);
+    for (const headers of [{ authorization: `Bearer ${token}` }, { 'access-token': token }]) {
+      expect((await demo.app.inject({ method: 'GET', url: '/api/ogc/collections', headers })).statusCode).toBe(200);
+    }
+    expect((await read('/api/ogc/collections', token)).statusCode).toBe(200);
+    expect((await read(`/api/tiles/pipes/3857/${await middleTile()}.pbf`, token)).statusCode).toBe(200);
+    // Anything else of the console, read or write, is refused.
+    const projects = await demo.app.inject({ method: 'GET', url: '/api/projects', headers: { 'access-token': token } });
+    expect(projects.statusCode).toBe(403);
+    expect(projects.json().message).toMatch(/only reads the data services/);
+    const write = await demo.app.inject({ method: 'POST', url: '/api/open-data/tokens', headers: { 'access-token': token }, payload: { name: 'more', enterpriseId: demo.ids.water, days: 30 } });
+    expect(write.statusCode).toBe(403);
+    // The query key is no way into the console either.
+    expect((await read('/api/getUserPermission', token)).statusCode).toBe(401);
+    // Nothing is public.
+    expect((await demo.app.inject({ method: 'GET', url: '/api/ogc/collections' })).statusCode).toBe(401);
+    expect((await read('/api/ogc/collections', 'pcp_not-a-token')).statusCode).toBe(401);
+  });
+
+  it("stop working when the owner leaves the enterprise or changes the password", async () => {
+    const { token } = await makeToken('member', demo.ids.water);
+    expect((await read('/api/ogc/collections', token)).statusCode).toBe(200);
+    const [{ id }] = await demo.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'member'));
+    await demo.database.db.update(memberships).set({ status: 'removed' }).where(and(eq(memberships.userId, id), eq(memberships.enterpriseId, demo.ids.water)));
+    // Written behind the server's back: the cached membership is read again within a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await read('/api/ogc/collections', token)).statusCode).toBe(401);
+    await demo.database.db.update(memberships).set({ status: 'active' }).where(and(eq(memberships.userId, id), eq(memberships.enterpriseId, demo.ids.water)));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await read('/api/ogc/collections', token)).statusCode).toBe(200);
+
+    const member = as(demo.app, await login(demo.app, 'member'));
+    const changed = await member({ method: 'POST', url: '/api/user/changPassword', payload: { passwordOld: 'Demo123456', passwordNew: 'Demo123456' } });
+    expect(changed.json().success, changed.body).toBe(true);
+    expect((await read('/api/ogc/collections', token)).statusCode).toBe(401);
+  });
+});
+
+describe('OGC API Features', () => {
+  it('lists only the enterprise own layers, each described with its extent and CRS', async () => {
+    const { token } = await makeToken('admin', demo.ids.water);
+    const landing = (await read('/api/ogc', token)).json();
+    expect(landing.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'service-desc', 'service-doc', 'conformance', 'data']);
+    expect(landing.links.find((l: { rel: string }) => l.rel === 'data').href).toContain(`/api/ogc/collections?key=${token}`);
+    expect((await read('/api/ogc/conformance', token)).json().conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs');
+    const { collections } = (await read('/api/ogc/collections', token)).json();
+    const ids = collections.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas', 'alerts']));
+    expect(ids.some((id: string) => id.startsWith('settlement-points-'))).toBe(true);
+    expect(ids.some((id: string) => id.startsWith('settlement-results-'))).toBe(true);
+    const pipes = collections.find((c: { id: string }) => c.id === 'pipes-water');
+    expect(pipes.crs).toContain('http://www.opengis.net/def/crs/EPSG/0/4490');
+    const [box] = await queryRows<{ x0: number; y1: number }>(demo.database.db, sql`select min(minx) as x0, max(maxy) as y1 from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water'`);
+    expect(pipes.extent.spatial.bbox[0][0]).toBeCloseTo(box.x0, 9);
+    expect(pipes.extent.spatial.bbox[0][3]).toBeCloseTo(box.y1, 9);
+    const alerts = collections.find((c: { id: string }) => c.id === 'alerts');
+    expect(alerts.extent.temporal.interval[0][0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    // The gas utility's token sees the gas utility's layers; the water utility's settlement dataset is not among them.
+    const gas = await makeToken('both', demo.ids.gas);
+    const gasIds = (await read('/api/ogc/collections', gas.token)).json().collections.map((c: { id: string }) => c.id);
+    const waterDataset = ids.find((id: string) => id.startsWith('settlement-points-'));
+    expect(gasIds).not.toContain(waterDataset);
+    expect((await read(`/api/ogc/collections/${waterDataset}/items`, gas.token)).statusCode).toBe(404);
+    // A water feature's id asked of the gas utility's layer is not found.
+    const gasPipe = (await read('/api/ogc/collections/pipes-gas/items?limit=1', gas.token)).json().features[0];
+    expect((await read(`/api/ogc/collections/pipes-gas/items/${gasPipe.id}`, token)).statusCode).toBe(404);
+    const waterPipe = (await read('/api/ogc/collections/pipes-water/items?limit=1', token)).json().features[0];
+    expect((await read(`/api/ogc/collections/pipes-water/items/${waterPipe.id}`, gas.token)).statusCode).toBe(404);
+    const own = await read(`/api/ogc/collections/pipes-water/items/${waterPipe.id}`, token);
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ type: 'Feature', id: waterPipe.id, properties: { pipeId: waterPipe.properties.pipeId } });
+  });
+
+  it('pages a layer to its end by key, every feature once, with numberMatched', async () => {
+    const { token } = await makeToken('admin', demo.ids.water);
+    const total = await count(sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water'`);
+    expect(total).toBeGreaterThan(500);
+    let url: string | undefined = `/api/ogc/collections/pipes-water/items?limit=150&key=${token}`;
+    const seen: number[] = [];
+    let pages = 0;
+    while (url) {
+      const response = await demo.app.inject({ method: 'GET', url: url.replace(/^http:\/\/[^/]+/, '') });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toBe('application/geo+json');
+      expect(response.headers['content-crs']).toBe('<http://www.opengis.net/def/crs/OGC/1.3/CRS84>');
+      const page = response.json();
+      if (pages === 0) expect(page.numberMatched).toBe(total);
+      expect(page.numberReturned).toBe(page.features.length);
+      seen.push(...page.features.map((f: { id: number }) => f.id));
+      url = page.links.find((l: { rel: string }) => l.rel === 'next')?.href;
+      if (url) expect(url).toContain(`key=${token}`);
+      pages += 1;
+    }
+    expect(pages).toBe(Math.ceil(total / 150));
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('filters by bbox, datetime and attributes, and answers in CRS84, EPSG:4490 or EPSG:3857', async () => {
+    const { token } = await makeToken('admin', demo.ids.water);
+    const items = async (query: string) => {
+      const response = await read(`/api/ogc/collections/pipes-water/items?${query.includes('limit=') ? '' : 'limit=10000&'}${query}`, token);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const box = [120.19, 30.19, 120.2, 30.2];
+    const inBox = await items(`bbox=${box.join(',')}`);
+    const expected = await count(
+      sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water' and maxx >= ${box[0]} and minx <= ${box[2]} and maxy >= ${box[1]} and miny <= ${box[3]}`,
+    );
+    expect(inBox.features.length).toBe(expected);
+    expect(inBox.numberMatched).toBe(expected);
+    // The same window in Web Mercator metres, and in CGCS2000 (latitude first).
+    const [x0, y0] = proj4('EPSG:4326', 'EPSG:3857', [box[0], box[1]]);
+    const [x1, y1] = proj4('EPSG:4326', 'EPSG:3857', [box[2], box[3]]);
+    expect((await items(`bbox=${[x0, y0, x1, y1].join(',')}&bbox-crs=http://www.opengis.net/def/crs/EPSG/0/3857`)).features.length).toBe(expected);
+    expect((await items(`bbox=${[box[1], box[0], box[3], box[2]].join(',')}&bbox-crs=http://www.opengis.net/def/crs/EPSG/0/4490`)).features.length).toBe(expected);
+
+    const pe = await items('material=PE&diameterMm=1000,800');
+    expect(pe.features.length).toBe(
+      await count(sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water' and material = 'PE' and diameter_mm in (1000, 800)`),
+    );
+    expect(pe.features.every((f: { properties: { material: string; diameterMm: number } }) => f.properties.material === 'PE' && [800, 1000].includes(f.properties.diameterMm))).toBe(true);
+
+    const first = (await items('limit=1')).features[0];
+    const mercator = (await items(`limit=1&crs=http://www.opengis.net/def/crs/EPSG/0/3857`)).features[0];
+    const expectedXY = proj4('EPSG:4326', 'EPSG:3857', first.geometry.coordinates[0]);
+    expect(mercator.geometry.coordinates[0][0]).toBeCloseTo(expectedXY[0], 3);
+    expect(mercator.geometry.coordinates[0][1]).toBeCloseTo(expectedXY[1], 3);
+    const cgcs = await read(`/api/ogc/collections/pipes-water/items?limit=1&crs=http://www.opengis.net/def/crs/EPSG/0/4490`, token);
+    expect(cgcs.headers['content-crs']).toBe('<http://www.opengis.net/def/crs/EPSG/0/4490>');
+    expect(cgcs.json().features[0].geometry.coordinates[0]).toEqual([first.geometry.coordinates[0][1], first.geometry.coordinates[0][0]]);
+
+    // Alerts raised in a period; an open start.
+    const [{ t }] = await queryRows<{ t: string }>(demo.database.db, sql`select to_char(percentile_disc(0.5) within group (order by raised_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as t from alerts where enterprise_id = ${demo.ids.water}`);
+    const since = (await read(`/api/ogc/collections/alerts/items?limit=10000&datetime=${t}/..`, token)).json();
+    expect(since.features.length).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at >= ${t}::timestamptz`));
+    const until = (await read(`/api/ogc/collections/alerts/items?limit=10000&datetime=../${t}`, token)).json();
+    expect(until.features.length).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at <= ${t}::timestamptz`));
+
+    // Settlement points keep their measures.
+    const points = (await read('/api/ogc/collections', token)).json().collections.find((c: { id: string }) => c.id.startsWith('settlement-points-'));
+    const point = (await read(`/api/ogc/collections/${points.id}/items?limit=1`, token)).json().features[0];
+    expect(point.geometry.type).toBe('Point');
+    expect(point.properties).toMatchObject({ pointId: expect.any(String), velocity: expect.any(Number), cumulative: expect.any(Number) });
+  });
+
+  it('names the bad parameter and why, in the caller language', async () => {
+    const { token } = await makeToken('admin', demo.ids.water);
+    const bad = async (query: string, language = 'en-US') => {
+      const response = await read(`/api/ogc/collections/pipes-water/items?${query}`, token, { 'accept-language': language });
+      expect(response.statusCode, query).toBe(400);
+      return response.json().message as string;
+    };
+    expect(await bad('bbox=1,2,3')).toMatch(/^bbox: four numbers/);
+    expect(await bad('bbox=121,30,120,31', 'zh-CN')).toMatch(/^bbox：/);
+    expect(await bad('limit=0')).toBe('limit: a whole number from 1 to 10000');
+    expect(await bad('limit=10001', 'zh-CN')).toBe('limit：须为 1 到 10000 的整数');
+    expect(await bad('crs=EPSG:2000')).toMatch(/^crs: must be one of/);
+    expect(await bad('datetime=yesterday')).toMatch(/^datetime:/);
+    expect(await bad('diameterMm=wide')).toBe('diameterMm: must be a whole number');
+    expect(await bad('color=red')).toMatch(/^color: not a parameter of this collection \(queryables: pipeId, material/);
+    expect(await bad('cursor=abc')).toMatch(/^cursor:/);
+    expect((await read('/api/ogc/collections/pipes-nothing/items', token)).statusCode).toBe(404);
+    expect((await read("/api/ogc/collections/pipes;drop table pipes/items", token)).statusCode).toBe(404);
+  });
+
+  it('describes the tilesets and styles them as the console does', async () => {
+    const { token } = await makeToken('viewer', demo.ids.water);
+    const tilejson = (await read('/api/tiles/pipes.json', token)).json();
+    expect(tilejson).toMatchObject({ tilejson: '3.0.0', minzoom: 8, vector_layers: [{ id: 'pipes' }] });
+    const template: string = tilejson.tiles[0];
+    expect(template).toContain(`/api/tiles/pipes/3857/{z}/{x}/{y}.pbf?key=${token}`);
+    const tile = await demo.app.inject({ method: 'GET', url: template.replace(/^http:\/\/[^/]+/, '').replace('{z}/{x}/{y}', await middleTile()) });
+    expect(tile.statusCode).toBe(200);
+    expect(tile.rawPayload.length).toBeGreaterThan(100);
+    expect(tile.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
+    const style = (await read('/api/tiles/pipes/style.json', token)).json();
+    expect(style.version).toBe(8);
+    expect(style.sources.pipes.url).toContain(`/api/tiles/pipes.json?key=${token}`);
+    expect(style.layers.find((l: { id: string }) => l.id === 'pipes-water-trunk').paint['line-color']).toBe('#1677ff');
+    // The basemap is public map data.
+    const basemap = (await demo.app.inject({ method: 'GET', url: '/api/tiles/basemap/style.json' })).json();
+    expect(basemap.layers.map((l: { id: string }) => l.id)).toEqual(['background', 'water', 'parks', 'streets', 'main-streets']);
+    expect((await demo.app.inject({ method: 'GET', url: '/api/tiles/pipes.json' })).statusCode).toBe(401);
+  });
+});
+
+/** GDAL reads the service as QGIS does (QGIS reads OGC API Features and vector tiles through the same code paths). */
+const gdal = await run('ogrinfo', ['--version']).then(
+  () => true,
+  () => false,
+);
+if (!gdal) console.warn('GDAL (ogrinfo) is not installed: the interoperability test is skipped (apt-get install gdal-bin)');
+
+describe.skipIf(!gdal)('GDAL reads the open data', () => {
+  it('lists the collections, reads a layer with its count and geometry (OAPIF), and a tile through its TileJSON (MVT)', async () => {
+    await demo.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(demo.app.server.address() as AddressInfo).port}/api`;
+    const { token } = await makeToken('admin', demo.ids.water);
+    const env = { ...process.env, GDAL_HTTP_HEADERS: `Authorization: Bearer ${token}`, CPL_DEBUG: 'OFF' };
+
+    const listing = (await run('ogrinfo', ['-ro', '-q', `OAPIF:${base}/ogc`], { env })).stdout;
+    for (const id of ['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas', 'alerts']) expect(listing).toContain(id);
+
+    const total = await count(sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water'`);
+    const summary = (await run('ogrinfo', ['-ro', '-so', `OAPIF:${base}/ogc`, 'pipes-water'], { env })).stdout;
+    expect(summary).toContain(`Feature Count: ${total}`);
+    expect(summary).toMatch(/Geometry: Line String/);
+    // Every feature read (GDAL follows the next links to the end), the key sent as a query key this time.
+    const all = (await run('ogrinfo', ['-ro', '-al', '-geom=SUMMARY', `OAPIF:${base}/ogc?key=${token}`, 'projects'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+    const projects = await count(sql`select count(*)::int as n from projects where enterprise_id = ${demo.ids.water}`);
+    expect(all.match(/^OGRFeature\(projects\):/gm)).toHaveLength(projects);
+    expect(all).toMatch(/POLYGON : \d+ points/);
+
+    // A tile through its TileJSON: the template it gives, read by the MVT driver.
+    const tilejson = await (await fetch(`${base}/tiles/pipes.json?key=${token}`)).json();
+    const tileUrl = tilejson.tiles[0].replace('{z}/{x}/{y}', await middleTile());
+    const tile = (await run('ogrinfo', ['-ro', '-al', '-so', `MVT:${tileUrl}`], {})).stdout;
+    expect(tile).toMatch(/Layer name: pipes/);
+    const tileCount = Number(/Feature Count: (\d+)/.exec(tile)?.[1]);
+    expect(tileCount).toBeGreaterThan(0);
+  }, 120_000);
+});
