@@ -94,6 +94,12 @@ export const routes: AppRoute[] = [
                 lazy: page(() => import('../features/system/ProductionIntroductionPage.tsx')),
               },
               {
+                // The user's own account: personal access tokens for desktop GIS.
+                path: '/system/account',
+                handle: { name: 'account', title: 'menu.account.settings' },
+                lazy: page(() => import('../features/openData/AccountPage.tsx')),
+              },
+              {
                 // The platform administrator's screen (not tied to an enterprise).
                 path: '/system/enterpriseReview',
                 handle: { name: 'enterpriseReview', title: 'menu.enterpriseReview' },

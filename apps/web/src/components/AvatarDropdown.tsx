@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Dropdown, Modal } from 'antd';
-import { AuditOutlined, InfoCircleOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { AuditOutlined, InfoCircleOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../stores/session.ts';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 
-/** Avatar menu: change password, production introduction, enterprise review (platform administrators), logout (with confirmation). */
+/** Avatar menu: account settings (access tokens), change password, production introduction, enterprise review (platform administrators), logout (with confirmation). */
 export function AvatarDropdown() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -33,6 +33,7 @@ export function AvatarDropdown() {
         placement="bottomRight"
         menu={{
           items: [
+            { key: 'account', icon: <SettingOutlined />, label: <span data-testid="menu-account">{t('menu.account.settings')}</span> },
             { key: 'password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('menu.account.changePassword')}</span> },
             { key: 'intro', icon: <InfoCircleOutlined />, label: t('menu.productionIntroduction') },
             ...(isPlatformAdmin ? [{ key: 'review', icon: <AuditOutlined />, label: <span data-testid="menu-review">{t('menu.enterpriseReview')}</span> }] : []),
@@ -40,6 +41,7 @@ export function AvatarDropdown() {
             { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="menu-logout">{t('menu.account.logout')}</span> },
           ],
           onClick: ({ key }) => {
+            if (key === 'account') navigate('/system/account');
             if (key === 'password') setChanging(true);
             if (key === 'intro') navigate('/system/productionIntroduction');
             if (key === 'review') navigate('/system/enterpriseReview');
