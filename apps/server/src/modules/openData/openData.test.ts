@@ -107,7 +107,7 @@ describe('personal access tokens', () => {
     const { token } = await makeToken('member', demo.ids.water);
     expect((await read('/api/ogc/collections', token)).statusCode).toBe(200);
     const [{ id }] = await demo.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'member'));
-    await demo.database.db.update(memberships).set({ status: 'removed' }).where(and(eq(memberships.userId, id), eq(memberships.enterpriseId, demo.ids.water)));
+    await demo.database.db.update(memberships).set({ status: 'rejected' }).where(and(eq(memberships.userId, id), eq(memberships.enterpriseId, demo.ids.water)));
     // Written behind the server's back: the cached membership is read again within a second.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await read('/api/ogc/collections', token)).statusCode).toBe(401);
@@ -166,11 +166,11 @@ describe('OGC API Features', () => {
     const seen: number[] = [];
     let pages = 0;
     while (url) {
-      const response = await demo.app.inject({ method: 'GET', url: url.replace(/^http:\/\/[^/]+/, '') });
+      const response: { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown } = await demo.app.inject({ method: 'GET', url: url.replace(/^http:\/\/[^/]+/, '') });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['content-type']).toBe('application/geo+json');
       expect(response.headers['content-crs']).toBe('<http://www.opengis.net/def/crs/OGC/1.3/CRS84>');
-      const page = response.json();
+      const page = response.json() as { numberMatched: number; numberReturned: number; features: { id: number }[]; links: { rel: string; href: string }[] };
       if (pages === 0) expect(page.numberMatched).toBe(total);
       expect(page.numberReturned).toBe(page.features.length);
       seen.push(...page.features.map((f: { id: number }) => f.id));
