@@ -1,7 +1,10 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
-/** Query parameters that carry a secret: the console passes a token in the URL when signed in from elsewhere. */
-const SECRET_PARAMS = /([?&](?:token|access[-_]?token)=)[^&#]*/gi;
+/**
+ * Query parameters that carry a secret: the console passes a token in the URL when signed in from
+ * elsewhere, and desktop GIS sends its personal access token as `key`.
+ */
+const SECRET_PARAMS = /([?&](?:token|access[-_]?token|key)=)[^&#]*/gi;
 
 /** The URL as it may be logged: secrets in the query string are masked. */
 export const loggableUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');

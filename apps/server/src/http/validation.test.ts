@@ -66,6 +66,7 @@ describe('logs', () => {
   it('mask a token passed in the query string', async () => {
     expect(loggableUrl('/project/list?token=abc123&x=1')).toBe('/project/list?token=***&x=1');
     expect(loggableUrl('/a?Access-Token=abc123')).toBe('/a?Access-Token=***');
+    expect(loggableUrl('/api/ogc/collections/pipes-water/items?limit=10&key=pcp_secret&cursor=5')).toBe('/api/ogc/collections/pipes-water/items?limit=10&key=***&cursor=5');
     // Through the real logger: a request with a token in its URL.
     const lines: string[] = [];
     const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
