@@ -67,6 +67,9 @@ export async function measureConsoleWeight(say: (line: string) => void) {
           if (!sessionStorage.getItem('projectID')) sessionStorage.setItem('projectID', '1');
         }, headers['Access-Token']);
       }
+      // The header's live alert stream stays open for as long as the page does: "network idle" is
+      // only reached without it (it carries events, not code).
+      await context.route('**/api/alerts/live', (request) => request.abort());
       const page = await context.newPage();
       const scripts = new Set<string>();
       page.on('request', (request) => {
