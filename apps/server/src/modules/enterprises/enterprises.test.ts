@@ -324,6 +324,12 @@ describe('tenant isolation', () => {
       // The built-in basemap is public map data, no tenant's.
       'GET /api/tiles/basemap/{grid}/{z}/{x}/{y}.pbf',
       'GET /api/tiles/info',
+      'GET /api/tiles/basemap.json',
+      'GET /api/tiles/basemap/style.json',
+      // A user's own personal access tokens (each bound to an enterprise the user is a verified member of).
+      'GET /api/open-data/tokens',
+      'POST /api/open-data/tokens',
+      'DELETE /api/open-data/tokens/{id}',
       // A user's own layer choices: the same in every enterprise, with nothing of any tenant in them.
       'GET /api/preferences/poiOverlayLayers',
       'PUT /api/preferences/poiOverlayLayers',
