@@ -209,10 +209,21 @@ async function mapFrames(say: (line: string) => void, dir: string) {
         const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', bypassCSP: true });
         await context.addInitScript((token) => localStorage.setItem('Access-Token', JSON.stringify({ value: token, expire: Date.now() + 86_400_000 })), headers['Access-Token']);
         const page = await context.newPage();
+        // BENCH_SETTLEMENT_TIMELINE=1 prints each request of the first load, from navigation start (what the first frame waits on).
+        const timeline: string[] = [];
+        if (process.env.BENCH_SETTLEMENT_TIMELINE && attempt === 0) {
+          const started = Date.now();
+          page.on('requestfinished', (request) => {
+            const timing = request.timing();
+            const path = new URL(request.url()).pathname;
+            timeline.push(`${String(Math.round(timing.startTime - started + timing.requestStart)).padStart(6)} -> ${String(Math.round(timing.startTime - started + timing.responseEnd)).padStart(6)} ms  ${path}`);
+          });
+        }
         await page.goto(`${app.url}/settlement`);
         // First frame: navigation start to the first animation frame after the window's points or cells are in the map.
         await page.waitForFunction("Number(document.querySelector('[data-testid=settlement-map]')?.dataset.count) > 0", undefined, { timeout: 60_000 });
         firsts.push((await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())))')) as number);
+        for (const line of timeline) say(`    ${line}`);
         // Zoom in to single points (two wheel steps from the city: about 5 m per pixel, the densest
         // window of single points), then drag the map 400 px while frames are timed.
         const box = (await page.getByTestId('settlement-map').boundingBox())!;
