@@ -2,6 +2,8 @@ import { daysFromFirst, linearFit } from '@console/contract';
 import type { Db } from '../db/client.ts';
 import { settlementDatasets } from '../db/schema.ts';
 import { createPointTable, finishDataset } from '../modules/settlement/points.ts';
+import { encodePoint } from '../modules/settlement/rows.ts';
+import { BinaryRows } from '../db/copy.ts';
 import { metresPerDegree } from '../geo/local.ts';
 import type { DemoCity } from './city.ts';
 import { seededRandom } from './random.ts';
@@ -100,6 +102,9 @@ export async function seedDemoSettlement(db: Db, city: DemoCity, options: DemoSe
     })
     .returning({ id: settlementDatasets.id });
   const writer = await createPointTable(db, dataset.id);
+  const rows = new BinaryRows();
+  const displacements = new Int32Array(years.length);
+  const noGaps = new Uint8Array(years.length);
   const streets = city.basemap.filter((f) => f.kind === 'street' || f.kind === 'mainStreet').map((f) => f.geometry.coordinates as number[][]);
   const [w, s, e, n] = city.extent;
   const [mx, my] = metresPerDegree((s + n) / 2);
@@ -122,20 +127,21 @@ export async function seedDemoSettlement(db: Db, city: DemoCity, options: DemoSe
     const series = years.map((t, k) => (k === 0 ? 0 : v * t + seasonal * (Math.sin(2 * Math.PI * (t + phase)) - Math.sin(2 * Math.PI * phase)) + gaussian(random) * 1.2));
     const rounded = series.map((d) => Math.round(d * 10) / 10);
     const fitted = linearFit(days, rounded)!.velocity;
-    await writer.write([
-      dataset.id,
-      `PS${String(i + 1).padStart(6, '0')}`,
-      Math.round(lon * 1e7) / 1e7,
-      Math.round(lat * 1e7) / 1e7,
-      Math.round(fitted * 100) / 100,
-      Math.round(random.between(0.3, 1.5) * 100) / 100,
-      Math.round(random.between(0.55, 0.98) * 100) / 100,
-      Math.round(random.between(4, 40) * 10) / 10,
-      null,
-      rounded[rounded.length - 1],
-      `{${rounded.map((d) => Math.round(d * 100)).join(',')}}`,
-    ]);
+    for (let k = 0; k < rounded.length; k++) displacements[k] = Math.round(rounded[k] * 100);
+    encodePoint(rows, dataset.id, {
+      pointId: `PS${String(i + 1).padStart(6, '0')}`,
+      lon: Math.round(lon * 1e7) / 1e7,
+      lat: Math.round(lat * 1e7) / 1e7,
+      velocity: Math.round(fitted * 100) / 100,
+      velocityStd: Math.round(random.between(0.3, 1.5) * 100) / 100,
+      coherence: Math.round(random.between(0.55, 0.98) * 100) / 100,
+      height: Math.round(random.between(4, 40) * 10) / 10,
+      acceleration: null,
+      cumulative: rounded[rounded.length - 1],
+    }, displacements, noGaps, rounded.length);
+    if (rows.length >= 1 << 20) await writer.writeRows(rows.take());
   }
+  await writer.writeRows(rows.take());
   await writer.end();
   await finishDataset(db, dataset.id);
   return dataset.id;

@@ -1,9 +1,9 @@
-// A worker thread of a big settlement import (see import.ts): CSV record texts in, checked COPY lines out.
+// A worker thread of a big settlement import (see import.ts): CSV record texts in, checked binary COPY rows out.
 import type { SettlementImportStart } from '@console/contract';
 import { reprojectToWgs84, type DetectedCrs } from '../imports/crs.ts';
 import { csvFeature, recordFields, type CsvLayout } from '../imports/sources/csv.ts';
 import { serveBatches } from '../imports/workers.ts';
-import { addPoint, emptyPointBatch, readingPlan } from './rows.ts';
+import { addPoint, emptyPointBatch, readingPlan, sealPointBatch } from './rows.ts';
 
 export interface PointWorkerInit {
   columns: string[];
@@ -11,7 +11,7 @@ export interface PointWorkerInit {
   options: SettlementImportStart;
   dateNames: string[];
   crs: DetectedCrs;
-  prefix: string;
+  datasetId: number;
 }
 
 serveBatches((init: PointWorkerInit) => {
@@ -19,9 +19,8 @@ serveBatches((init: PointWorkerInit) => {
   const reproject = reprojectToWgs84(init.crs);
   return ({ firstRow, records }: { firstRow: number; records: string[] }) => {
     const batch = emptyPointBatch();
-    for (let i = 0; i < records.length; i++) addPoint(batch, csvFeature(recordFields(records[i]), firstRow + i, init.layout), plan, reproject, init.prefix);
-    // One string crosses to the main thread faster than thousands.
-    batch.lines = [batch.lines.join('')];
-    return batch;
+    for (let i = 0; i < records.length; i++) addPoint(batch, csvFeature(recordFields(records[i]), firstRow + i, init.layout), plan, reproject, init.datasetId);
+    // The rows cross to the main thread as one block of bytes, written by COPY as they are.
+    return sealPointBatch(batch);
   };
 });

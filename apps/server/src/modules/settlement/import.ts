@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { dateOfField, type MessageKey, type SettlementImportField, type SettlementImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import type { CopyWriter } from '../../db/copy.ts';
+import type { BinaryCopyWriter } from '../../db/copy.ts';
 import { importJobs, settlementDatasets, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, onJobFailed, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
@@ -11,7 +11,7 @@ import { WorkerPool } from '../imports/workers.ts';
 import { getProject } from '../projects/service.ts';
 import type { PointWorkerInit } from './import-worker.ts';
 import { createPointTable, dropPointTable, finishDataset } from './points.ts';
-import { addPoint, emptyPointBatch, readingPlan, type PointBatch } from './rows.ts';
+import { addPoint, emptyPointBatch, readingPlan, sealPointBatch, type SealedPointBatch } from './rows.ts';
 
 /** Names providers give the point attributes, in English and Chinese (EGMS first). */
 const FIELD_NAMES: Record<SettlementImportField, string[]> = {
@@ -87,15 +87,14 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
         createdBy: userId,
       })
       .returning({ id: settlementDatasets.id });
-    let writer: CopyWriter | null = await createPointTable(db, dataset.id);
+    let writer: BinaryCopyWriter | null = await createPointTable(db, dataset.id);
     const problems: ImportProblemRecord[] = [];
     let problemCount = 0;
     const seen = new Set<string>();
     let rowsRead = 0;
     let reportedAt = Date.now();
-    const prefix = `${dataset.id},`;
     const plan = readingPlan(source.columns, options, columns.names);
-    const take = async (batch: PointBatch) => {
+    const take = async (batch: SealedPointBatch) => {
       rowsRead += batch.rows.length + batch.problemCount;
       problemCount += batch.problemCount;
       problems.push(...batch.problems.slice(0, MAX_PROBLEMS - problems.length));
@@ -109,7 +108,7 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
       }
       // Nothing more is written once the import has failed; the rest is read for the report.
       if (problemCount && writer) await writer.abort(), (writer = null);
-      else if (writer) await writer.writeLines(batch.lines.join(''));
+      else if (writer && batch.bytes.length) await writer.writeRows(batch.bytes);
       if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
         if (signal.aborted) throw new JobInterrupted();
         reportedAt = Date.now();
@@ -119,10 +118,10 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
     try {
       if (source.recordBatches && source.layout && job.fileSize >= limits.parallelFromBytes) {
         // A big CSV delivery: worker threads check and encode its rows, in order, a few batches ahead.
-        const init: PointWorkerInit = { columns: [...source.columns!], layout: source.layout, options, dateNames: columns.names, crs, prefix };
-        const pool = new WorkerPool<{ firstRow: number; records: string[] }, PointBatch>(new URL('./import-worker.ts', import.meta.url), init);
+        const init: PointWorkerInit = { columns: [...source.columns!], layout: source.layout, options, dateNames: columns.names, crs, datasetId: dataset.id };
+        const pool = new WorkerPool<{ firstRow: number; records: string[] }, SealedPointBatch>(new URL('./import-worker.ts', import.meta.url), init);
         try {
-          const ahead: Promise<PointBatch>[] = [];
+          const ahead: Promise<SealedPointBatch>[] = [];
           for await (const records of source.recordBatches(BATCH_ROWS)) {
             ahead.push(pool.run(records));
             if (ahead.length > BATCHES_AHEAD) await take(await ahead.shift()!);
@@ -134,10 +133,10 @@ function runSettlementImport(db: Db, limits: ImportLimits, job: ImportJob, userI
       } else {
         let batch = emptyPointBatch();
         for await (const feature of source.features()) {
-          addPoint(batch, feature, plan, reproject, prefix);
-          if (batch.rows.length + batch.problemCount >= BATCH_ROWS) await take(batch), (batch = emptyPointBatch());
+          addPoint(batch, feature, plan, reproject, dataset.id);
+          if (batch.rows.length + batch.problemCount >= BATCH_ROWS) await take(sealPointBatch(batch)), (batch = emptyPointBatch());
         }
-        await take(batch);
+        await take(sealPointBatch(batch));
       }
       if (rowsRead === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
       if (problemCount > 0) return await markFailed(db, job, problems, problemCount);

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { SETTLEMENT_CELL_LEVELS_M } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { copyInto, type CopyWriter } from '../../db/copy.ts';
+import { copyBinaryInto, type BinaryCopyWriter } from '../../db/copy.ts';
+import { POINT_COLUMNS } from './rows.ts';
 import { settlementCells, settlementDatasets } from '../../db/schema.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 
@@ -18,16 +19,13 @@ export function cellDegrees(sizeM: number, bbox: readonly number[]): [number, nu
   return [sizeM / mLon, sizeM / mLat];
 }
 
-/** The columns a dataset's point table is written in, by COPY. */
-export const POINT_COLUMNS = ['dataset_id', 'point_id', 'lon', 'lat', 'velocity', 'velocity_std', 'coherence', 'height', 'acceleration', 'cumulative', 'displacement_hundredth_mm'];
-
-/** A new, unindexed table for the dataset's points and a COPY writer into it (rows in POINT_COLUMNS order). */
-export async function createPointTable(db: Db, datasetId: number): Promise<CopyWriter> {
+/** A new, unindexed table for the dataset's points and a binary COPY writer into it (rows made by encodePoint). */
+export async function createPointTable(db: Db, datasetId: number): Promise<BinaryCopyWriter> {
   const table = pointTable(datasetId);
   await db.execute(sql.raw(`create table ${table} (like settlement_points including defaults)`));
   // No statistics of the series' elements: nothing filters on them, and they made ANALYZE slow.
   await db.execute(sql.raw(`alter table ${table} alter column displacement_hundredth_mm set statistics 0`));
-  return copyInto(db, table, POINT_COLUMNS);
+  return copyBinaryInto(db, table, POINT_COLUMNS);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Geometry } from 'geojson';
 import type { MessageKey, SettlementImportField, SettlementImportStart } from '@console/contract';
 import type { ImportProblemRecord } from '../../db/schema.ts';
-import { copyField } from '../../db/copy.ts';
+import { BinaryRows } from '../../db/copy.ts';
 import { isSinglePoint, pointOf } from '../imports/areas.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { MAX_PROBLEMS, problem } from '../imports/problems.ts';
@@ -11,6 +11,41 @@ import type { SourceFeature } from '../imports/sources/index.ts';
  * A settlement delivery's rows turned into COPY lines, checked: free of the database, so the same
  * code runs in the import job and in its worker threads (import-worker.ts).
  */
+
+/** The columns a dataset's point table is written in, by COPY. */
+export const POINT_COLUMNS = ['dataset_id', 'point_id', 'lon', 'lat', 'velocity', 'velocity_std', 'coherence', 'height', 'acceleration', 'cumulative', 'displacement_hundredth_mm'];
+
+/** A measured point as it is written (the displacement series beside it). */
+export interface PointRecord {
+  pointId: string;
+  lon: number;
+  lat: number;
+  velocity: number;
+  velocityStd: number | null;
+  coherence: number | null;
+  height: number | null;
+  acceleration: number | null;
+  cumulative: number;
+}
+
+/**
+ * One point as a binary COPY row in POINT_COLUMNS order: its displacements (hundredths of a
+ * millimetre, `count` of them; `gaps[i]` 1 where a date has none) go as an int4[]'s bytes.
+ */
+export function encodePoint(rows: BinaryRows, datasetId: number, point: PointRecord, displacements: Int32Array, gaps: Uint8Array, count: number) {
+  rows.row(POINT_COLUMNS.length);
+  rows.int4(datasetId);
+  rows.text(point.pointId);
+  rows.float8(point.lon);
+  rows.float8(point.lat);
+  rows.float4(point.velocity);
+  rows.float4(point.velocityStd);
+  rows.float4(point.coherence);
+  rows.float4(point.height);
+  rows.float4(point.acceleration);
+  rows.float4(point.cumulative);
+  rows.int4Array(displacements, gaps, count);
+}
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).trim());
 
@@ -49,6 +84,9 @@ export function readingPlan(columns: readonly string[] | undefined, options: Set
     dates: dateNames.map((name) => ({ name, read: access(name)! })),
     /** The date columns' positions in a CSV row, when every one has a position. */
     datePositions: dateNames.every((name) => position.has(name)) ? Int32Array.from(dateNames, (name) => position.get(name)!) : null,
+    /** A row's displacements and gaps, filled for each row in turn. */
+    displacements: new Int32Array(dateNames.length),
+    gaps: new Uint8Array(dateNames.length),
   };
 }
 export type ReadingPlan = ReturnType<typeof readingPlan>;
@@ -71,63 +109,63 @@ function measured(feature: SourceFeature, { target, name, read }: ReadingPlan['v
 }
 
 /**
- * A plain decimal's value in hundredths, as text ("-1.5" -> "-150"), or null when the text is
- * anything else (more decimals, an exponent, spaces...) and must go the long way. Most of a
- * delivery is such values; this skips a parse and a print for each.
+ * A plain decimal's value in hundredths ("-1.5" -> -150), or NaN when the text is anything else
+ * (more decimals, an exponent, spaces, too many digits...) and must go the long way. Most of a
+ * delivery is such values; this skips a float parse and a rounding for each.
  */
-function hundredths(raw: string): string | null {
+function hundredths(raw: string): number {
   const n = raw.length;
-  const start = raw.charCodeAt(0) === 45 ? 1 : 0; // '-'
-  let dot = -1;
-  for (let i = start; i < n; i++) {
+  let i = raw.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  const negative = i === 1;
+  let value = 0;
+  let digits = 0;
+  let decimals = -1;
+  for (; i < n; i++) {
     const c = raw.charCodeAt(i);
-    if (c === 46 && dot < 0) dot = i;
-    else if (c < 48 || c > 57) return null;
+    if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits++;
+      if (decimals >= 0) decimals++;
+    } else if (c === 46 && decimals < 0) decimals = 0;
+    else return NaN;
   }
-  if (dot < 0) return n > start ? `${raw}00` : null;
-  if (dot === start) return null;
-  const decimals = n - dot - 1;
-  if (decimals === 2) return raw.slice(0, dot) + raw.slice(dot + 1);
-  if (decimals === 1) return `${raw.slice(0, dot)}${raw.slice(dot + 1)}0`;
-  if (decimals === 0) return `${raw.slice(0, dot)}00`;
-  return null;
+  if (digits === 0 || digits > 9 || decimals > 2) return NaN;
+  if (decimals <= 0) value *= 100;
+  else if (decimals === 1) value *= 10;
+  return negative ? -value : value;
 }
 
-const copyNumber = (value: number | null) => (value === null ? '' : String(value));
+const INT4_MAX = 2_147_483_647;
 
-/** One checked point as its COPY line (POINT_COLUMNS after dataset_id), or its problems. */
-function pointFromFeature(feature: SourceFeature, plan: ReadingPlan, reproject: Reproject): { pointId: string; line: string } | { problems: Problems } {
+/** One checked point (its displacements left in the plan's scratch arrays), or its problems. */
+function pointFromFeature(feature: SourceFeature, plan: ReadingPlan, reproject: Reproject): PointRecord | { problems: Problems } {
   const pointId = text(plan.pointId?.(feature)) || `P${feature.row}`;
   const problems: Problems = [];
   const velocity = measured(feature, plan.velocity, true, problems, pointId);
   const [velocityStd, coherence, height, acceleration] = plan.optional.map((field) => measured(feature, field, false, problems, pointId));
-
   // Displacements, in hundredths of a millimetre: an empty value is a gap; anything else must be
   // a number. The hot loop of a delivery (a hundred or more a row): CSV text read by position
   // takes the short way.
-  // Pieces joined once: appended one by one they would make a chain of small strings that a
-  // batch keeps alive (and the collector copies, many times over).
-  const parts: string[] = new Array(plan.dates.length);
-  let last: string | number | null = null;
+  const { displacements, gaps } = plan;
+  let last: number | null = null;
   const row = plan.datePositions && feature.values;
   for (let i = 0; i < plan.dates.length; i++) {
     const raw = row ? row[plan.datePositions![i]] : plan.dates[i].read(feature);
-    const short = typeof raw === 'string' && raw !== '' ? hundredths(raw) : null;
-    if (short !== null) {
-      parts[i] = short;
-      last = raw as string;
+    const short = typeof raw === 'string' && raw !== '' ? hundredths(raw) : NaN;
+    gaps[i] = 0;
+    if (short === short) {
+      displacements[i] = short;
+      last = short / 100;
       continue;
     }
     const value = measure(raw);
-    if (value === null) parts[i] = 'NULL';
-    else if (Number.isNaN(value)) note(problems, feature, pointId, plan.dates[i].name, 'settlement.notNumber', { value: text(raw).slice(0, 30) });
+    if (value === null) gaps[i] = 1;
+    else if (Number.isNaN(value) || Math.abs(value * 100) > INT4_MAX) note(problems, feature, pointId, plan.dates[i].name, 'settlement.notNumber', { value: text(raw).slice(0, 30) });
     else {
-      parts[i] = String(Math.round(value * 100));
+      displacements[i] = Math.round(value * 100);
       last = value;
     }
   }
-  const cumulative = last === null ? 0 : +last;
-
   let position: [number, number] | null = null;
   const geometry = feature.geometry;
   if (feature.problem) note(problems, feature, pointId, 'geometry', feature.problem);
@@ -137,16 +175,13 @@ function pointFromFeature(feature: SourceFeature, plan: ReadingPlan, reproject: 
     if ('key' in point) note(problems, feature, pointId, 'geometry', point.key);
     else position = point.position;
   } else note(problems, feature, pointId, 'geometry', 'settlement.pointType', { type: geometry.type });
-
   if (problems.length || !position || velocity === null) return { problems };
-  const line = `${copyField(pointId)},${position[0]},${position[1]},${velocity},${copyNumber(velocityStd)},${copyNumber(coherence)},${copyNumber(height)},${copyNumber(acceleration)},${cumulative},"{${parts.join(',')}}"\n`;
-  return { pointId, line };
+  return { pointId, lon: position[0], lat: position[1], velocity, velocityStd, coherence, height, acceleration, cumulative: last ?? 0 };
 }
 
-/** A batch of points as the job writes them: COPY lines (dataset id first), ids for the duplicate check, and problems (at most MAX_PROBLEMS kept). */
+/** A batch of points as the job writes them: binary COPY rows, ids for the duplicate check, and problems (at most MAX_PROBLEMS kept). */
 export interface PointBatch {
-  /** One string per row: appended to one string, the rows would stay linked in a long chain (and promoted, at a high GC cost). */
-  lines: string[];
+  encoded: BinaryRows;
   pointIds: string[];
   /** The file row of each of pointIds. */
   rows: number[];
@@ -154,23 +189,27 @@ export interface PointBatch {
   problemCount: number;
 }
 
-export const emptyPointBatch = (): PointBatch => ({ lines: [], pointIds: [], rows: [], problems: [], problemCount: 0 });
+/** A batch as it crosses from a worker thread: its rows as bytes. */
+export type SealedPointBatch = Omit<PointBatch, 'encoded'> & { bytes: Uint8Array };
+
+export const emptyPointBatch = (): PointBatch => ({ encoded: new BinaryRows(), pointIds: [], rows: [], problems: [], problemCount: 0 });
+
+export const sealPointBatch = ({ encoded, ...batch }: PointBatch): SealedPointBatch => ({ ...batch, bytes: batch.problemCount ? new Uint8Array(0) : encoded.take() });
 
 /**
- * Checks and encodes one feature into the batch; `prefix` starts every COPY line (the dataset
- * id). Features are taken one by one so that a row's fields die young (a batch of held rows
- * would be promoted and collected at many times the cost).
+ * Checks and encodes one feature into the batch (as a row of the dataset `datasetId`). Features
+ * are taken one by one so that a row's fields die young (a batch of held rows would be promoted
+ * and collected at many times the cost).
  */
-export function addPoint(batch: PointBatch, feature: SourceFeature, plan: ReadingPlan, reproject: Reproject, prefix: string) {
+export function addPoint(batch: PointBatch, feature: SourceFeature, plan: ReadingPlan, reproject: Reproject, datasetId: number) {
   const result = pointFromFeature(feature, plan, reproject);
   if ('problems' in result) {
     batch.problemCount += result.problems.length;
     if (batch.problems.length < MAX_PROBLEMS) batch.problems.push(...result.problems);
-    // Nothing of a batch with a bad row is written: its lines are not needed.
-    batch.lines = [];
     return;
   }
   batch.pointIds.push(result.pointId);
   batch.rows.push(feature.row);
-  if (!batch.problemCount) batch.lines.push(prefix + result.line);
+  // Nothing of a batch with a bad row is written.
+  if (!batch.problemCount) encodePoint(batch.encoded, datasetId, result, plan.displacements, plan.gaps, plan.dates.length);
 }
