@@ -82,30 +82,34 @@ export async function accessHook(request: FastifyRequest) {
   const token = personalRoute ? dataServiceToken(request) : request.headers[HEADERS.token.toLowerCase()];
   if (typeof token !== 'string' || token === '') throw unauthorized();
   const tokenHash = sha256(token);
-  if (token.startsWith(PERSONAL_TOKEN_PREFIX)) {
-    // A personal token reads the data services of its one enterprise, with its owner's role there now.
-    if (!personalRoute) throw forbidden('openData.readOnly');
-    const holder = await request.server.access.personal(tokenHash);
-    if (!holder) throw new AppError(401, 'openData.tokenInvalid', {}, { isLogin: false });
-    request.user = holder.user;
-    const [permissionId, action] = access.permission;
-    if (!isActionAllowed(ROLE_PERMISSIONS[holder.enterprise.role], permissionId, action)) throw forbidden();
-    request.enterprise = holder.enterprise;
-    return;
-  }
+  const { user, enterprise } = token.startsWith(PERSONAL_TOKEN_PREFIX)
+    ? await personalHolder(request, personalRoute, tokenHash)
+    : await signedIn(request, access, token, tokenHash);
+  if (access.auth !== 'enterprise') return;
+  if (!enterprise) throw new AppError(403, 'enterprise.none');
+  const [permissionId, action] = access.permission;
+  if (!isActionAllowed(ROLE_PERMISSIONS[enterprise.role], permissionId, action)) throw forbidden();
+  request.user = user;
+  request.enterprise = enterprise;
+}
+
+/** A console sign-in token's user, and on enterprise routes the enterprise its Enterprise-Id header names. */
+async function signedIn(request: FastifyRequest, access: Access, token: string, tokenHash: string) {
   const user = await request.server.access.user(token, tokenHash);
   if (!user) throw unauthorized();
   request.user = user;
   request.tokenHash = tokenHash;
-
   if (access.auth === 'platformAdmin' && !user.isPlatformAdmin) throw forbidden('auth.platformAdminOnly');
-  if (access.auth !== 'enterprise') return;
+  const enterprise = access.auth === 'enterprise' ? await request.server.access.currentEnterprise(user.id, request.headers[HEADERS.enterprise.toLowerCase()]) : null;
+  return { user, enterprise };
+}
 
-  const enterprise = await request.server.access.currentEnterprise(user.id, request.headers[HEADERS.enterprise.toLowerCase()]);
-  if (!enterprise) throw new AppError(403, 'enterprise.none');
-  const [permissionId, action] = access.permission;
-  if (!isActionAllowed(ROLE_PERMISSIONS[enterprise.role], permissionId, action)) throw forbidden();
-  request.enterprise = enterprise;
+/** A personal token's owner and its one enterprise (with the owner's role there now); taken by the data services only. */
+async function personalHolder(request: FastifyRequest, personalRoute: boolean, tokenHash: string) {
+  if (!personalRoute) throw forbidden('openData.readOnly');
+  const holder = await request.server.access.personal(tokenHash);
+  if (!holder) throw new AppError(401, 'openData.tokenInvalid', {}, { isLogin: false });
+  return holder;
 }
 
 /**

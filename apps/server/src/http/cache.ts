@@ -42,14 +42,15 @@ export class TtlCache<K, V> {
 export const READ_CACHE_MS = 1_000;
 
 /**
- * Values read from an enterprise's data, kept a second at most and dropped at once when the
- * change feed says the enterprise's data changed (a write request, an import job ending), here or
- * on another server.
+ * Values read from an enterprise's data, kept a second (or `ttlMs`) at most and dropped at once
+ * when the change feed says the enterprise's data changed (a write request, an import job ending),
+ * here or on another server. The time limit is what bounds staleness if a notification is lost.
  */
 export class EnterpriseCache<V> {
-  private readonly cache = new TtlCache<string, V>(READ_CACHE_MS);
+  private readonly cache: TtlCache<string, V>;
 
-  constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }) {
+  constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }, ttlMs = READ_CACHE_MS) {
+    this.cache = new TtlCache<string, V>(ttlMs);
     changes.on(({ enterpriseId }) => {
       if (enterpriseId === null) this.cache.clear();
       else this.cache.deleteWhere((key) => key.startsWith(`${enterpriseId}|`));

@@ -36,6 +36,8 @@ export interface CollectionSource {
   geometry: SQL;
   /** Rows whose box meets the window [minx, miny, maxx, maxy]: an expression a GiST index serves. */
   inBox: (box: [number, number, number, number]) => SQL;
+  /** The features' extent as `x0, y0, x1, y1` aggregates. */
+  bounds: SQL;
   /** The instant or the period a feature stands for, for `datetime`. */
   time?: { start: SQL; end?: SQL; type: 'date' | 'date-time' };
   properties: Property[];
@@ -48,7 +50,20 @@ const boxOf = (box: [number, number, number, number]) => sql`box(point(${box[0]}
 const bboxColumnsIn = (box: [number, number, number, number]) => sql`box(point(t.minx, t.miny), point(t.maxx, t.maxy)) && ${boxOf(box)}`;
 const p = (name: string, value: SQL, type: PropertyType, queryable = false): Property => ({ name, value, type, queryable });
 const col = (column: string) => sql.raw(`t.${column}`);
-const pointGeometry = (lon: string, lat: string) => sql.raw(`json_build_object('type','Point','coordinates',json_build_array(t.${lon}, t.${lat}))::text`);
+const boundsOf = (alias: string) => sql.raw(`min(${alias}.minx) as x0, min(${alias}.miny) as y0, max(${alias}.maxx) as x1, max(${alias}.maxy) as y1`);
+
+/**
+ * What every layer kept in an enterprise's own table shares: the table as `t` (its name from
+ * the lists below), the enterprise's rows, the id as key, the GeoJSON column and the bbox columns.
+ */
+const ownTable = (table: string, enterpriseId: number, geometry = 'geometry') => ({
+  from: sql.raw(`${table} t`),
+  where: sql`t.enterprise_id = ${enterpriseId}`,
+  key: sql`t.id`,
+  geometry: sql.raw(`t.${geometry}::text`),
+  inBox: bboxColumnsIn,
+  bounds: boundsOf('t'),
+});
 
 const NETWORK_NAMES: Record<NetworkType, Record<Language, string>> = {
   water: { 'en-US': 'water supply', 'zh-CN': '供水' },
@@ -70,11 +85,9 @@ function pipesOf(enterpriseId: number, network: NetworkType): CollectionSource {
     },
     permission: 'pipeline',
     geometryType: 'LineString',
+    ...ownTable('pipes', enterpriseId),
     from: sql`pipes t left join pipe_risks r on r.pipe_row_id = t.id`,
     where: sql`t.enterprise_id = ${enterpriseId} and t.network_type = ${network}`,
-    key: sql`t.id`,
-    geometry: sql`t.geometry::text`,
-    inBox: bboxColumnsIn,
     properties: [
       p('pipeId', col('pipe_id'), 'string', true),
       p('material', col('material'), 'string', true),
@@ -100,11 +113,7 @@ function projectsOf(enterpriseId: number): CollectionSource {
     description: { 'en-US': 'Project areas with their period and status', 'zh-CN': '项目范围、周期与状态' },
     permission: 'project',
     geometryType: 'Polygon',
-    from: sql`projects t`,
-    where: sql`t.enterprise_id = ${enterpriseId}`,
-    key: sql`t.id`,
-    geometry: sql`t.area::text`,
-    inBox: bboxColumnsIn,
+    ...ownTable('projects', enterpriseId, 'area'),
     time: { start: col('start_date'), end: col('end_date'), type: 'date' },
     properties: [
       p('code', col('code'), 'string', true),
@@ -131,11 +140,8 @@ function poisOf(enterpriseId: number): CollectionSource {
     },
     permission: 'leak',
     geometryType: 'Polygon',
+    ...ownTable('pois', enterpriseId),
     from: sql`pois t join projects pr on pr.id = t.project_id`,
-    where: sql`t.enterprise_id = ${enterpriseId}`,
-    key: sql`t.id`,
-    geometry: sql`t.geometry::text`,
-    inBox: bboxColumnsIn,
     time: { start: col('created_at'), type: 'date-time' },
     properties: [
       p('poiNo', col('poi_no'), 'string', true),
@@ -169,11 +175,7 @@ function constructionSitesOf(enterpriseId: number): CollectionSource {
     description: { 'en-US': 'Works near the pipes, their case status and how close they come', 'zh-CN': '管线附近的施工、处置状态及与管线的距离' },
     permission: 'risk',
     geometryType: 'Polygon',
-    from: sql`construction_sites t`,
-    where: sql`t.enterprise_id = ${enterpriseId}`,
-    key: sql`t.id`,
-    geometry: sql`t.geometry::text`,
-    inBox: bboxColumnsIn,
+    ...ownTable('construction_sites', enterpriseId),
     time: { start: sql`coalesce(t.actual_start, t.planned_start)`, end: sql`coalesce(t.actual_end, t.planned_end)`, type: 'date' },
     properties: [
       p('siteNo', col('site_no'), 'string', true),
@@ -205,11 +207,7 @@ function riskAreasOf(enterpriseId: number): CollectionSource {
     description: { 'en-US': 'Waterlogging points, voids, collapses and other hazards with their level', 'zh-CN': '积水点、空洞、塌陷等隐患及其等级' },
     permission: 'risk',
     geometryType: 'Geometry',
-    from: sql`risk_areas t`,
-    where: sql`t.enterprise_id = ${enterpriseId}`,
-    key: sql`t.id`,
-    geometry: sql`t.geometry::text`,
-    inBox: bboxColumnsIn,
+    ...ownTable('risk_areas', enterpriseId),
     time: { start: col('created_at'), type: 'date-time' },
     properties: [
       p('name', col('name'), 'string', true),
@@ -235,11 +233,7 @@ function alertsOf(enterpriseId: number): CollectionSource {
     description: { 'en-US': 'Alerts raised by the rules or by hand, in every state', 'zh-CN': '规则或人工发布的各状态预警' },
     permission: 'risk',
     geometryType: 'Geometry',
-    from: sql`alerts t`,
-    where: sql`t.enterprise_id = ${enterpriseId}`,
-    key: sql`t.id`,
-    geometry: sql`t.geometry::text`,
-    inBox: bboxColumnsIn,
+    ...ownTable('alerts', enterpriseId),
     time: { start: col('raised_at'), type: 'date-time' },
     properties: [
       p('subject', col('subject'), 'string'),
@@ -263,8 +257,17 @@ function alertsOf(enterpriseId: number): CollectionSource {
 interface DatasetRow {
   id: number;
   name: string;
-  analysisRun: number;
+  /** Its pipes have been judged: a results layer exists. */
   analysed: boolean;
+}
+
+/** The enterprise's ready settlement datasets (or the one of them with `id`). */
+async function readyDatasets(db: Db, enterpriseId: number, id?: number): Promise<DatasetRow[]> {
+  const rows = await queryRows<{ id: number; name: string; analysis_run: number }>(
+    db,
+    sql`select id, name, analysis_run from settlement_datasets where enterprise_id = ${enterpriseId} and status = 'ready' ${id === undefined ? sql`` : sql`and id = ${id}`} order by id`,
+  );
+  return rows.map((d) => ({ id: d.id, name: d.name, analysed: d.analysis_run > 0 }));
 }
 
 function settlementPointsOf(enterpriseId: number, dataset: DatasetRow): CollectionSource {
@@ -282,9 +285,10 @@ function settlementPointsOf(enterpriseId: number, dataset: DatasetRow): Collecti
     from: sql`settlement_points t`,
     where: sql`t.dataset_id = ${dataset.id} and exists (select 1 from settlement_datasets d where d.id = ${dataset.id} and d.enterprise_id = ${enterpriseId} and d.status = 'ready')`,
     key: sql`t.id`,
-    geometry: pointGeometry('lon', 'lat'),
+    geometry: sql`json_build_object('type', 'Point', 'coordinates', json_build_array(t.lon, t.lat))::text`,
     // The points' own position index.
     inBox: (box) => sql`point(t.lon, t.lat) <@ ${boxOf(box)}`,
+    bounds: sql`min(t.lon) as x0, min(t.lat) as y0, max(t.lon) as x1, max(t.lat) as y1`,
     properties: [
       p('pointId', col('point_id'), 'string', true),
       p('velocity', col('velocity'), 'number'),
@@ -313,6 +317,7 @@ function settlementResultsOf(enterpriseId: number, dataset: DatasetRow): Collect
     key: sql`t.pipe_row_id`,
     geometry: sql`pp.geometry::text`,
     inBox: (box) => sql`box(point(pp.minx, pp.miny), point(pp.maxx, pp.maxy)) && ${boxOf(box)}`,
+    bounds: boundsOf('pp'),
     properties: [
       p('pipeId', sql`pp.pipe_id`, 'string', true),
       p('networkType', sql`pp.network_type`, 'string', true),
@@ -337,18 +342,14 @@ export async function collectionsOf(db: Db, enterpriseId: number): Promise<Colle
     sql`select distinct network_type from pipe_counts where enterprise_id = ${enterpriseId} and pipes > 0`,
   );
   const present = new Set(networks.map((n) => n.network_type));
-  const datasets = await queryRows<{ id: number; name: string; analysis_run: number; analysis_status: string }>(
-    db,
-    sql`select id, name, analysis_run, analysis_status from settlement_datasets where enterprise_id = ${enterpriseId} and status = 'ready' order by id`,
-  );
-  const rows: DatasetRow[] = datasets.map((d) => ({ id: d.id, name: d.name, analysisRun: d.analysis_run, analysed: d.analysis_run > 0 }));
+  const datasets = await readyDatasets(db, enterpriseId);
   return [
     ...NETWORK_TYPES.filter((n) => present.has(n)).map((n) => pipesOf(enterpriseId, n)),
     projectsOf(enterpriseId),
     poisOf(enterpriseId),
     constructionSitesOf(enterpriseId),
     riskAreasOf(enterpriseId),
-    ...rows.flatMap((d) => [settlementPointsOf(enterpriseId, d), ...(d.analysed ? [settlementResultsOf(enterpriseId, d)] : [])]),
+    ...datasets.flatMap((d) => [settlementPointsOf(enterpriseId, d), ...(d.analysed ? [settlementResultsOf(enterpriseId, d)] : [])]),
     alertsOf(enterpriseId),
   ];
 }
@@ -359,14 +360,10 @@ export async function collectionOf(db: Db, enterpriseId: number, id: string): Pr
   if (pipes) return (NETWORK_TYPES as readonly string[]).includes(pipes[1]) ? pipesOf(enterpriseId, pipes[1] as NetworkType) : null;
   const settlement = /^settlement-(points|results)-(\d{1,9})$/.exec(id);
   if (settlement) {
-    const [dataset] = await queryRows<{ id: number; name: string; analysis_run: number }>(
-      db,
-      sql`select id, name, analysis_run from settlement_datasets where id = ${Number(settlement[2])} and enterprise_id = ${enterpriseId} and status = 'ready'`,
-    );
+    const [dataset] = await readyDatasets(db, enterpriseId, Number(settlement[2]));
     if (!dataset) return null;
-    const row = { id: dataset.id, name: dataset.name, analysisRun: dataset.analysis_run, analysed: dataset.analysis_run > 0 };
-    if (settlement[1] === 'points') return settlementPointsOf(enterpriseId, row);
-    return row.analysed ? settlementResultsOf(enterpriseId, row) : null;
+    if (settlement[1] === 'points') return settlementPointsOf(enterpriseId, dataset);
+    return dataset.analysed ? settlementResultsOf(enterpriseId, dataset) : null;
   }
   const fixed: Record<string, (e: number) => CollectionSource> = {
     projects: projectsOf,

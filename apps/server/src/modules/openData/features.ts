@@ -73,6 +73,15 @@ function parseValue(property: Property, text: string): string | number | boolean
   return text;
 }
 
+/** The CRS a request names in `crs` or `bbox-crs` (CRS84 when it names none). */
+export function crsParameter(query: Record<string, unknown>, name: 'crs' | 'bbox-crs'): Crs {
+  const value = query[name];
+  if (value === undefined) return crsOf(CRS84)!;
+  const crs = typeof value === 'string' ? crsOf(value) : undefined;
+  if (!crs) throw badRequest('openData.crs', { name, list: CRS_URIS.join(', ') });
+  return crs;
+}
+
 /** Reads an items request's parameters; anything the collection does not offer is refused by name. */
 export function parseItemsQuery(source: CollectionSource, query: Record<string, unknown>): ItemsQuery {
   const text = (name: string) => {
@@ -83,23 +92,16 @@ export function parseItemsQuery(source: CollectionSource, query: Record<string, 
   };
   const queryables = new Map(source.properties.filter((p) => p.queryable).map((p) => [p.name, p]));
   for (const name of Object.keys(query)) {
-    if (!COMMON_PARAMETERS.has(name) && !queryables.has(name) && !(name === 'datetime' && source.time)) {
+    if (!COMMON_PARAMETERS.has(name) && !queryables.has(name)) {
       throw badRequest('openData.unknownParameter', { name, list: [...queryables.keys()].join(', ') || '-' });
     }
   }
   const limitText = text('limit');
   const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest('openData.limit', { max: MAX_LIMIT });
-  const crsParameter = (name: 'crs' | 'bbox-crs') => {
-    const value = text(name);
-    if (value === undefined) return crsOf(CRS84)!;
-    const crs = crsOf(value);
-    if (!crs) throw badRequest('openData.crs', { name, list: CRS_URIS.join(', ') });
-    return crs;
-  };
-  const crs = crsParameter('crs');
+  const crs = crsParameter(query, 'crs');
   const bboxText = text('bbox');
-  const box = bboxText === undefined ? null : parseBox(bboxText, crsParameter('bbox-crs'));
+  const box = bboxText === undefined ? null : parseBox(bboxText, crsParameter(query, 'bbox-crs'));
   const datetimeText = text('datetime');
   if (datetimeText !== undefined && !source.time) throw badRequest('openData.unknownParameter', { name: 'datetime', list: [...queryables.keys()].join(', ') });
   const datetime = datetimeText === undefined ? null : parseDatetime(datetimeText);

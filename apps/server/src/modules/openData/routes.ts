@@ -9,9 +9,10 @@ import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { clientGone } from '../../http/context.ts';
 import type { Access } from '../../http/context.ts';
 import { collectionOf, collectionsOf, type CollectionSource } from './collections.ts';
-import { CRS84, CRS_URIS, crsOf } from './crs.ts';
-import { DEFAULT_LIMIT, itemsPage, MAX_LIMIT, numberMatched, parseItemsQuery, readFeature } from './features.ts';
-import { extentOf } from './extent.ts';
+import { CRS84, CRS_URIS } from './crs.ts';
+import { crsParameter, DEFAULT_LIMIT, itemsPage, MAX_LIMIT, numberMatched, parseItemsQuery, readFeature } from './features.ts';
+import { extentOf, type Extent } from './extent.ts';
+import { EnterpriseCache } from '../../http/cache.ts';
 import { basemapStyle, basemapTileJson, pipesStyle, pipesTileJson } from './tilesets.ts';
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from './tokens.ts';
 
@@ -58,6 +59,9 @@ const featureParams = z.object({ collectionId: z.string().max(80), featureId: z.
 export const openDataRoutes: FastifyPluginAsync = async (app) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+  /** Extents per enterprise and collection, dropped when the enterprise's data changes (a minute at most otherwise). */
+  const extents = new EnterpriseCache<Extent>(app.changes, 60_000);
+  const extentOfCollection = (enterpriseId: number, source: CollectionSource) => extents.get(enterpriseId, source.id, () => extentOf(db, source));
 
   // --- Personal access tokens (the signed-in user's own) ---
   const signedIn = { access: { auth: 'user' as const } };
@@ -79,7 +83,6 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
   );
 
   // --- OGC API Features ---
-  const language = (request: FastifyRequest) => request.language;
   const allowed = (request: FastifyRequest, permission: PermissionId) => isActionAllowed(ROLE_PERMISSIONS[requireEnterprise(request).role], permission, 'query');
   const sendJson = (reply: FastifyReply, body: unknown, type = JSON_TYPE) => reply.type(type).send(JSON.stringify(body));
   /** The collection if the caller's role may read its domain; otherwise it does not exist for them. */
@@ -90,11 +93,11 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
   };
   const describe = async (request: FastifyRequest, source: CollectionSource) => {
     const link = linkMaker(request);
-    const extent = await extentOf(db, requireEnterprise(request).id, source);
+    const extent = await extentOfCollection(requireEnterprise(request).id, source);
     return {
       id: source.id,
-      title: source.title[language(request)],
-      description: source.description[language(request)],
+      title: source.title[request.language],
+      description: source.description[request.language],
       itemType: 'feature',
       extent: {
         spatial: { bbox: [extent.bbox ?? [-180, -90, 180, 90]], crs: CRS84 },
@@ -113,9 +116,9 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
   api.get('/ogc', { config: reader, schema: { tags, summary: 'OGC API Features: landing page', querystring: itemsQuery.pick({ [PERSONAL_TOKEN_QUERY_KEY]: true }).loose() } }, async (request, reply) => {
     const link = linkMaker(request);
     return sendJson(reply, {
-      title: language(request) === 'zh-CN' ? '城市地下管网风险监测：开放数据' : 'Urban underground pipeline risk monitoring: open data',
+      title: request.language === 'zh-CN' ? '城市地下管网风险监测：开放数据' : 'Urban underground pipeline risk monitoring: open data',
       description:
-        language(request) === 'zh-CN' ? '本企业的管网、项目、漏损疑似点、施工、风险区、沉降与预警图层（OGC API Features）' : "The enterprise's pipes, projects, leak POIs, construction, risk areas, settlement and alerts (OGC API Features)",
+        request.language === 'zh-CN' ? '本企业的管网、项目、漏损疑似点、施工、风险区、沉降与预警图层（OGC API Features）' : "The enterprise's pipes, projects, leak POIs, construction, risk areas, settlement and alerts (OGC API Features)",
       links: [
         { href: link('/ogc'), rel: 'self', type: JSON_TYPE, title: 'this document' },
         { href: `${request.protocol}://${request.host}/api/docs/json`, rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.0', title: 'the API definition' },
@@ -153,7 +156,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
           $schema: 'https://json-schema.org/draft/2019-09/schema',
           $id: linkMaker(request)(`/ogc/collections/${source.id}/queryables`),
           type: 'object',
-          title: source.title[language(request)],
+          title: source.title[request.language],
           properties: Object.fromEntries(source.properties.filter((p) => p.queryable).map((p) => [p.name, { title: p.name, ...jsonType(p.type) }])),
         },
         'application/schema+json',
@@ -190,9 +193,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
     { config: reader, schema: { tags, summary: 'OGC API Features: one feature', params: featureParams, querystring: itemsQuery.pick({ crs: true, [PERSONAL_TOKEN_QUERY_KEY]: true }).loose() } },
     async (request, reply) => {
       const source = await collection(request, request.params.collectionId);
-      const crsName = (request.query as Record<string, unknown>).crs;
-      const crs = crsOf(typeof crsName === 'string' ? crsName : CRS84);
-      if (!crs) return parseItemsQuery(source, { crs: crsName }); // throws the crs message
+      const crs = crsParameter(request.query as Record<string, unknown>, 'crs');
       const key = /^\d{1,18}$/.test(request.params.featureId) ? Number(request.params.featureId) : null;
       const feature = key === null ? null : await readFeature(db, source, key, crs);
       if (!feature) throw new AppError(404, 'notFound.feature', { id: request.params.featureId, collection: source.id });
@@ -209,15 +210,15 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
   const pipesReader: { access: Access } = { access: { auth: 'enterprise', permission: ['pipeline', 'query'], personal: true } };
   const publicRoute: { access: Access } = { access: { auth: 'public' } };
   api.get('/tiles/pipes.json', { config: pipesReader, schema: { tags, summary: "TileJSON of the enterprise's pipe tiles" } }, async (request, reply) =>
-    sendJson(reply, await pipesTileJson(db, requireEnterprise(request).id, linkMaker(request), language(request))),
+    sendJson(reply, await pipesTileJson(db, requireEnterprise(request).id, (source) => extentOfCollection(requireEnterprise(request).id, source), linkMaker(request), request.language)),
   );
   api.get('/tiles/pipes/style.json', { config: pipesReader, schema: { tags, summary: 'Mapbox GL style drawing the pipes as the console does' } }, async (request, reply) =>
-    sendJson(reply, pipesStyle(linkMaker(request), language(request))),
+    sendJson(reply, pipesStyle(linkMaker(request), request.language)),
   );
   api.get('/tiles/basemap.json', { config: publicRoute, schema: { tags, summary: 'TileJSON of the built-in basemap' } }, async (request, reply) =>
-    sendJson(reply, await basemapTileJson(db, linkMaker(request), language(request))),
+    sendJson(reply, await basemapTileJson(db, linkMaker(request), request.language)),
   );
   api.get('/tiles/basemap/style.json', { config: publicRoute, schema: { tags, summary: 'Mapbox GL style drawing the basemap as the console does' } }, async (request, reply) =>
-    sendJson(reply, basemapStyle(linkMaker(request), language(request))),
+    sendJson(reply, basemapStyle(linkMaker(request), request.language)),
   );
 };

@@ -12,8 +12,8 @@ import {
 import type { Db } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
 import { PIPE_DETAIL_ZOOMS } from '../../geo/pipeScales.ts';
-import { collectionsOf } from './collections.ts';
-import { extentOf } from './extent.ts';
+import { collectionsOf, type CollectionSource } from './collections.ts';
+import type { Extent } from './extent.ts';
 
 /**
  * The vector tilesets described for clients (TileJSON 3.0.0) and a Mapbox GL style (version 8)
@@ -43,9 +43,10 @@ const tileJson = (name: string, description: string, tiles: string, bounds: BBox
   attribution,
 });
 
-export async function pipesTileJson(db: Db, enterpriseId: number, link: Link, lang: Language) {
+/** The pipe tiles' TileJSON; `extentOf` gives a pipe layer's (kept) extent. */
+export async function pipesTileJson(db: Db, enterpriseId: number, extentOf: (source: CollectionSource) => Promise<Extent>, link: Link, lang: Language) {
   const pipeLayers = (await collectionsOf(db, enterpriseId)).filter((source) => source.kind === 'pipes');
-  const bounds = union(await Promise.all(pipeLayers.map(async (source) => (await extentOf(db, enterpriseId, source)).bbox)));
+  const bounds = union(await Promise.all(pipeLayers.map(async (source) => (await extentOf(source)).bbox)));
   return tileJson(
     lang === 'zh-CN' ? '管网' : 'Pipes',
     lang === 'zh-CN' ? '本企业各管网的管段；缩小时只有干管（按管网与管径合并）' : "The enterprise's pipe segments; zoomed out, trunk mains only (merged per network and diameter)",

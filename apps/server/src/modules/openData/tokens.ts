@@ -13,17 +13,22 @@ const SHOWN = PERSONAL_TOKEN_PREFIX.length + 8;
 
 const active = () => and(isNull(personalTokens.revokedAt), or(isNull(personalTokens.expiresAt), gt(personalTokens.expiresAt, sql`now()`)));
 
-const itemColumns = {
-  id: personalTokens.id,
-  name: personalTokens.name,
-  enterpriseId: personalTokens.enterpriseId,
-  enterpriseName: enterprises.name,
-  prefix: personalTokens.prefix,
-  createdAt: personalTokens.createdAt,
-  expiresAt: personalTokens.expiresAt,
-  lastUsedAt: personalTokens.lastUsedAt,
-};
-type ItemRow = { [K in keyof typeof itemColumns]: K extends 'createdAt' ? Date : K extends 'expiresAt' | 'lastUsedAt' ? Date | null : K extends 'id' | 'enterpriseId' ? number : string };
+/** Tokens as their owner sees them: never the hash. */
+const selectItems = (db: Db) =>
+  db
+    .select({
+      id: personalTokens.id,
+      name: personalTokens.name,
+      enterpriseId: personalTokens.enterpriseId,
+      enterpriseName: enterprises.name,
+      prefix: personalTokens.prefix,
+      createdAt: personalTokens.createdAt,
+      expiresAt: personalTokens.expiresAt,
+      lastUsedAt: personalTokens.lastUsedAt,
+    })
+    .from(personalTokens)
+    .innerJoin(enterprises, eq(enterprises.id, personalTokens.enterpriseId));
+type ItemRow = Awaited<ReturnType<typeof selectItems>>[number];
 const toItem = (row: ItemRow): PersonalTokenItem => ({
   ...row,
   createdAt: row.createdAt.toISOString(),
@@ -33,10 +38,7 @@ const toItem = (row: ItemRow): PersonalTokenItem => ({
 
 /** The user's tokens that still work, newest first. */
 export async function listPersonalTokens(db: Db, userId: number): Promise<PersonalTokenItem[]> {
-  const rows = await db
-    .select(itemColumns)
-    .from(personalTokens)
-    .innerJoin(enterprises, eq(enterprises.id, personalTokens.enterpriseId))
+  const rows = await selectItems(db)
     .where(and(eq(personalTokens.userId, userId), active()))
     .orderBy(desc(personalTokens.id));
   return rows.map(toItem);
@@ -69,11 +71,7 @@ export async function createPersonalToken(db: Db, userId: number, input: Persona
         expiresAt: input.days ? new Date(Date.now() + input.days * DAY_MS) : null,
       })
       .returning({ id: personalTokens.id });
-    const [item] = await tx
-      .select(itemColumns)
-      .from(personalTokens)
-      .innerJoin(enterprises, eq(enterprises.id, personalTokens.enterpriseId))
-      .where(eq(personalTokens.id, row.id));
+    const [item] = await selectItems(tx as unknown as Db).where(eq(personalTokens.id, row.id));
     return { token, item: toItem(item) };
   });
 }

@@ -1,5 +1,5 @@
 import type { Geometry } from 'geojson';
-import type { MessageKey, SettlementImportField, SettlementImportStart } from '@console/contract';
+import type { MessageKey, SettlementImportField, SettlementImportStart, SettlementPoint } from '@console/contract';
 import type { ImportProblemRecord } from '../../db/schema.ts';
 import { BinaryRows } from '../../db/copy.ts';
 import { isSinglePoint, pointOf } from '../imports/areas.ts';
@@ -16,17 +16,7 @@ import type { SourceFeature } from '../imports/sources/index.ts';
 export const POINT_COLUMNS = ['dataset_id', 'point_id', 'lon', 'lat', 'velocity', 'velocity_std', 'coherence', 'height', 'acceleration', 'cumulative', 'displacement_hundredth_mm'];
 
 /** A measured point as it is written (the displacement series beside it). */
-export interface PointRecord {
-  pointId: string;
-  lon: number;
-  lat: number;
-  velocity: number;
-  velocityStd: number | null;
-  coherence: number | null;
-  height: number | null;
-  acceleration: number | null;
-  cumulative: number;
-}
+export type PointRecord = Pick<SettlementPoint, 'pointId' | 'lon' | 'lat' | 'velocity' | 'velocityStd' | 'coherence' | 'height' | 'acceleration'> & { cumulative: number };
 
 /**
  * One point as a binary COPY row in POINT_COLUMNS order: its displacements (hundredths of a
