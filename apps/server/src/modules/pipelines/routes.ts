@@ -37,8 +37,15 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
       config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } },
       schema: { tags, summary: 'Pipes of the current enterprise: filters and pages', querystring: pipeListQuery },
     },
-    // At a million pipes a search takes a while: it stops when the client goes away.
-    async (request, reply) => ok(request, await app.database.cancellable(clientGone(reply), (work) => service.listPipes(work, requireEnterprise(request).id, request.query))),
+    // The pages every user opens are read once for all who ask until the network changes; at a
+    // million pipes a search takes a while: it stops when every client asking for it has gone.
+    async (request, reply) => {
+      const enterpriseId = requireEnterprise(request).id;
+      const page = await app.reads.readCancellable(enterpriseId, `pipelines?${JSON.stringify(request.query)}`, clientGone(reply), (signal) =>
+        app.database.cancellable(signal, (work) => service.listPipes(work, enterpriseId, request.query)),
+      );
+      return ok(request, page);
+    },
   );
 
   api.get(

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { gzipSync } from 'node:zlib';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.ts';
@@ -17,6 +18,23 @@ const tileParams = z.object({
   y: z.coerce.number().int(),
 });
 const MVT = 'application/vnd.mapbox-vector-tile';
+/** The made tile's bytes as a Buffer without copying them (a cached tile is sent many times). */
+const asBuffer = (tile: Uint8Array) => Buffer.from(tile.buffer, tile.byteOffset, tile.byteLength);
+
+/**
+ * A made tile compressed once for the browsers that take gzip (all do): a third of the bytes on
+ * the wire for every later request. Kept as long as the made tile itself is.
+ */
+const gzipped = new WeakMap<Uint8Array, Buffer>();
+function sendTile(request: FastifyRequest, reply: FastifyReply, tile: Uint8Array, cacheControl: string) {
+  reply.type(MVT).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+  if (tile.byteLength < GZIP_FROM_BYTES || !/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.send(asBuffer(tile));
+  let body = gzipped.get(tile);
+  if (!body) gzipped.set(tile, (body = gzipSync(tile)));
+  return reply.header('content-encoding', 'gzip').send(body);
+}
+/** Smaller tiles gain too little to be worth a header. */
+const GZIP_FROM_BYTES = 1024;
 
 /** Vector tiles (MVT) on a Web Mercator (3857) or WGS84 (4326) grid. */
 export const tileRoutes: FastifyPluginAsync = async (app) => {
@@ -43,7 +61,7 @@ export const tileRoutes: FastifyPluginAsync = async (app) => {
       // A made tile is served from memory; a map panned on drops the tiles it no longer wants,
       // and their database work stops too.
       const tile = madePipeTile(enterpriseId, version, grid, zoom, x, y) ?? (await app.database.cancellable(clientGone(reply), (db) => pipeTile(db, enterpriseId, grid, zoom, x, y, version)));
-      return reply.type(MVT).header('cache-control', 'private, no-cache').send(Buffer.from(tile));
+      return sendTile(request, reply, tile, 'private, no-cache');
     },
   );
 
@@ -56,7 +74,7 @@ export const tileRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { grid, z: zoom, x, y } = check(request.params);
       const tile = await basemapTile(app.db, grid, zoom, x, y);
-      return reply.type(MVT).header('cache-control', 'public, max-age=86400').send(Buffer.from(tile));
+      return sendTile(request, reply, tile, 'public, max-age=86400');
     },
   );
 

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
@@ -43,6 +44,15 @@ describe('vector tiles', () => {
     }
     expect([...types].sort()).toEqual(['drainage', 'water']);
     expect(layer.feature(0).properties).toMatchObject({ pipeId: expect.stringMatching(/^[WD]-/), diameterMm: expect.any(Number) });
+
+    // A browser takes gzip: the same tile, compressed (once, then sent as kept).
+    for (let i = 0; i < 2; i++) {
+      const zipped = await api({ method: 'GET', url: `/api/tiles/pipes/3857/15/${x}/${y}.pbf`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+      expect(zipped.rawPayload.length).toBeLessThan(response.rawPayload.length);
+      expect(gunzipSync(zipped.rawPayload).equals(response.rawPayload)).toBe(true);
+    }
   });
 
   it('make WGS84 (4326) tiles too, and draw mains, then trunk mains, then nothing as the map zooms out', async () => {
