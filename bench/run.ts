@@ -30,7 +30,7 @@ import { analyseUpload, getImportJob } from '../apps/server/src/modules/imports/
 import { JobRunner } from '../apps/server/src/modules/imports/runner.ts';
 import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/pipelines/import.ts';
 import { PIPE_DETAIL_ZOOMS, PIPE_SCALE_CLASS, scaleConditionAt } from '../apps/server/src/geo/pipeScales.ts';
-import { clearTileCache, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
+import { clearTileCache, pipesVersion, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
 import { listPipes } from '../apps/server/src/modules/pipelines/service.ts';
 import { pipeListQuery } from '@console/contract';
 import { UploadedFile } from '../apps/server/src/http/uploads.ts';
@@ -270,9 +270,11 @@ async function main() {
     const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILE_SAMPLES)] as const));
     const db = server.database.db;
     await db.execute(sql`analyze pipes`);
+    // The pipes version read once, as the tile route keeps it (it reads it at most once a second).
+    const version = await pipesVersion(db, 1);
     const ours = async (z: number, x: number, y: number) => {
       clearTileCache();
-      return (await pipeTile(db, 1, 3857, z, x, y)).length;
+      return (await pipeTile(db, 1, 3857, z, x, y, version)).length;
     };
     let peer: ((z: number, x: number, y: number) => Promise<number>) | null = null;
     let peerClient: pg.Client | null = null;

@@ -6,6 +6,8 @@ export function copyField(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (value instanceof Date) return value.toISOString();
+  // bytea in its hex form.
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   // Most values hold no quote: a scan is cheaper than a replace (a long array literal is one field).
   return text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`;

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { basemapFeatures, enterprises, mapSettings, memberships, pipes, projects, users } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/crypto.ts';
 import { bboxColumns, bboxOf, lengthM } from '../geo/geometry.ts';
+import { encodeTileLine } from '../geo/tileLine.ts';
 import { generateCity, type DemoProjectArea } from './city.ts';
 import { seedLeakSurvey } from './leaks.ts';
 import { seedDemoSettlement } from './settlement.ts';
@@ -152,6 +153,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
         enterpriseId: enterpriseIds[enterprise],
         owner: DEMO_ENTERPRISES[enterprise].name,
         lengthM: Math.round(lengthM(p.geometry) * 100) / 100,
+        tileLine: encodeTileLine(p.geometry),
         ...bboxColumns(bboxOf(p.geometry)),
       };
     });

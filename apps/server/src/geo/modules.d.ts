@@ -1,14 +1,4 @@
 // Types for the small tile packages that ship none.
-declare module 'vt-pbf' {
-  export interface TileFeature {
-    id?: number;
-    /** 1 point, 2 line, 3 polygon */
-    type: 1 | 2 | 3;
-    geometry: number[][][];
-    tags: Record<string, string | number | boolean>;
-  }
-  export function fromGeojsonVt(layers: Record<string, { features: TileFeature[] }>, options?: { version?: number; extent?: number }): Uint8Array;
-}
 declare module '@mapbox/vector-tile' {
   export class VectorTile {
     constructor(pbf: unknown);

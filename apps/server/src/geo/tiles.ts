@@ -1,4 +1,5 @@
-import { fromGeojsonVt, type TileFeature } from 'vt-pbf';
+import { encodeMvt, type MvtFeature, type PropertyValue } from './mvt.ts';
+import { WORLD_UNITS } from './tileLine.ts';
 import type { BBox } from '@console/contract';
 
 /** Tile grids the server makes vector tiles on: Web Mercator XYZ, and WGS84 with two tiles at zoom 0. */
@@ -43,49 +44,79 @@ export function tileBBox(grid: TileGrid, z: number, x: number, y: number): BBox 
 
 type Point = [number, number];
 
-/** Cuts a polyline to the box [min, max] on both axes (Liang-Barsky per segment), keeping runs. */
-function clipLine(points: Point[], min: number, max: number): Point[][] {
-  const parts: Point[][] = [];
-  let current: Point[] = [];
-  for (let i = 1; i < points.length; i++) {
-    const [x0, y0] = points[i - 1];
-    const [x1, y1] = points[i];
-    const dx = x1 - x0;
-    const dy = y1 - y0;
-    let t0 = 0;
-    let t1 = 1;
-    const edges: [number, number][] = [
-      [-dx, x0 - min],
-      [dx, max - x0],
-      [-dy, y0 - min],
-      [dy, max - y0],
-    ];
-    let visible = true;
-    for (const [p, q] of edges) {
-      if (p === 0) {
-        if (q < 0) visible = false;
-      } else {
-        const t = q / p;
-        if (p < 0) t0 = Math.max(t0, t);
-        else t1 = Math.min(t1, t);
-      }
-    }
-    if (!visible || t0 > t1) {
-      if (current.length > 1) parts.push(current);
-      current = [];
-      continue;
-    }
-    const a: Point = [x0 + t0 * dx, y0 + t0 * dy];
-    const b: Point = [x0 + t1 * dx, y0 + t1 * dy];
-    if (current.length === 0) current.push(a);
-    current.push(b);
-    if (t1 < 1) {
-      parts.push(current);
-      current = [];
-    }
+/**
+ * Cuts polylines (flat tile coordinates) to the box [min, max] on both axes (Liang-Barsky per
+ * segment), keeping runs; rounds them to whole tile units and drops repeated points (what a
+ * screen pixel cannot show). Parts of fewer than two points are dropped. One per tile, reused.
+ */
+class LineClipper {
+  private current: number[] = [];
+  parts: number[][] = [];
+
+  constructor(
+    private readonly min: number,
+    private readonly max: number,
+  ) {}
+
+  private add(x: number, y: number) {
+    const rx = Math.round(x);
+    const ry = Math.round(y);
+    const current = this.current;
+    const n = current.length;
+    if (n === 0 || current[n - 2] !== rx || current[n - 1] !== ry) current.push(rx, ry);
   }
-  if (current.length > 1) parts.push(current);
-  return parts;
+
+  private close() {
+    if (this.current.length >= 4) this.parts.push(this.current);
+    if (this.current.length) this.current = [];
+  }
+
+  /** Adds the cut parts of a line of `count` points to `parts`. */
+  clip(points: ArrayLike<number>, count: number) {
+    const { min, max } = this;
+    for (let i = 1; i < count; i++) {
+      const x0 = points[2 * i - 2];
+      const y0 = points[2 * i - 1];
+      const x1 = points[2 * i];
+      const y1 = points[2 * i + 1];
+      // Both ends inside: the segment is kept whole (most segments of a tile).
+      if (x0 >= min && x0 <= max && y0 >= min && y0 <= max && x1 >= min && x1 <= max && y1 >= min && y1 <= max) {
+        if (this.current.length === 0) this.add(x0, y0);
+        this.add(x1, y1);
+        continue;
+      }
+      const dx = x1 - x0;
+      const dy = y1 - y0;
+      let t0 = 0;
+      let t1 = 1;
+      let visible = true;
+      const edge = (p: number, q: number) => {
+        if (p === 0) {
+          if (q < 0) visible = false;
+        } else if (p < 0) t0 = Math.max(t0, q / p);
+        else t1 = Math.min(t1, q / p);
+      };
+      edge(-dx, x0 - min);
+      edge(dx, max - x0);
+      edge(-dy, y0 - min);
+      edge(dy, max - y0);
+      if (!visible || t0 > t1) {
+        this.close();
+        continue;
+      }
+      if (this.current.length === 0) this.add(x0 + t0 * dx, y0 + t0 * dy);
+      this.add(x0 + t1 * dx, y0 + t1 * dy);
+      if (t1 < 1) this.close();
+    }
+    this.close();
+  }
+
+  /** The parts cut so far, and a fresh start for the next feature. */
+  take(): number[][] {
+    const parts = this.parts;
+    this.parts = [];
+    return parts;
+  }
 }
 
 /** Sutherland-Hodgman clipping of a closed ring to the box. */
@@ -113,7 +144,7 @@ function clipRing(ring: Point[], min: number, max: number): Point[] {
   return output;
 }
 
-/** Rounds to whole tile units and drops repeated points (what a screen pixel cannot show). */
+/** Rounds a ring to whole tile units and drops repeated points. */
 function snap(points: Point[]): Point[] {
   const out: Point[] = [];
   for (const [x, y] of points) {
@@ -133,48 +164,97 @@ export interface TileSourceFeature {
   id?: number;
   /** LineString / MultiLineString / Polygon / MultiPolygon in WGS84. */
   geometry: { type: string; coordinates: unknown };
-  properties: Record<string, string | number | boolean | null | undefined>;
+  properties: Record<string, PropertyValue>;
+}
+
+/** [lon, lat] to tile coordinates of tile z/x/y on the grid. */
+function toTileOf(grid: TileGrid, z: number, x: number, y: number) {
+  const [nx, ny] = tilesAt(grid, z);
+  return (lon: number, lat: number): Point => {
+    const [fx, fy] = project(grid, lon, lat);
+    return [(fx * nx - x) * TILE_EXTENT, (fy * ny - y) * TILE_EXTENT];
+  };
 }
 
 /** Features of one layer cut and scaled to tile z/x/y of the grid. */
-export function tileFeatures(grid: TileGrid, z: number, x: number, y: number, features: TileSourceFeature[]): TileFeature[] {
-  const [nx, ny] = tilesAt(grid, z);
-  const toTile = (p: number[]): Point => {
-    const [fx, fy] = project(grid, p[0], p[1]);
-    return [(fx * nx - x) * TILE_EXTENT, (fy * ny - y) * TILE_EXTENT];
-  };
-  const out: TileFeature[] = [];
+export function tileFeatures(grid: TileGrid, z: number, x: number, y: number, features: TileSourceFeature[]): MvtFeature[] {
+  const toTile = toTileOf(grid, z, x, y);
+  const out: MvtFeature[] = [];
   for (const f of features) {
-    const tags: TileFeature['tags'] = {};
-    for (const [key, value] of Object.entries(f.properties)) if (value !== null && value !== undefined) tags[key] = value;
     const g = f.geometry;
     if (g.type === 'LineString' || g.type === 'MultiLineString') {
       const lines = (g.type === 'LineString' ? [g.coordinates] : g.coordinates) as number[][][];
-      const parts = lines.flatMap((line) => clipLine(line.map(toTile), -BUFFER, TILE_EXTENT + BUFFER)).map(snap).filter((p) => p.length > 1);
-      if (parts.length) out.push({ id: f.id, type: 2, geometry: parts, tags });
+      const clipper = new LineClipper(-BUFFER, TILE_EXTENT + BUFFER);
+      for (const line of lines) clipper.clip(line.flatMap((p) => toTile(p[0], p[1])), line.length);
+      const parts = clipper.take();
+      if (parts.length) out.push({ id: f.id, type: 2, parts, properties: f.properties });
     } else if (g.type === 'Polygon' || g.type === 'MultiPolygon') {
       const polygons = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as number[][][][];
-      const rings: Point[][] = [];
+      const rings: number[][] = [];
       for (const polygon of polygons) {
         polygon.forEach((ring, index) => {
-          const clipped = snap(clipRing(ring.slice(0, -1).map(toTile), -BUFFER, TILE_EXTENT + BUFFER));
+          const clipped = snap(clipRing(ring.slice(0, -1).map((p) => toTile(p[0], p[1])), -BUFFER, TILE_EXTENT + BUFFER));
           if (clipped.length < 3) return;
           // MVT: outer rings clockwise in tile coordinates (y down), holes counter-clockwise.
           const clockwise = signedArea(clipped) > 0;
           if ((index === 0) !== clockwise) clipped.reverse();
-          clipped.push(clipped[0]);
-          rings.push(clipped);
+          rings.push(clipped.flat());
         });
       }
-      if (rings.length) out.push({ id: f.id, type: 3, geometry: rings, tags });
+      if (rings.length) out.push({ id: f.id, type: 3, parts: rings, properties: f.properties });
     }
   }
   return out;
 }
 
+/**
+ * Cuts pipes' tile lines (geo/tileLine.ts) to tile z/x/y: whole tile coordinates by scaling the
+ * integers on the Web Mercator grid (the WGS84 grid takes the latitude back first). One per tile.
+ */
+export class TileLineCutter {
+  private readonly clipper = new LineClipper(-BUFFER, TILE_EXTENT + BUFFER);
+  private points = new Float64Array(256);
+  private readonly scale: number;
+  private readonly rows: number;
+
+  constructor(
+    private readonly grid: TileGrid,
+    z: number,
+    private readonly x: number,
+    private readonly y: number,
+  ) {
+    const [nx, ny] = tilesAt(grid, z);
+    this.scale = (TILE_EXTENT * nx) / WORLD_UNITS;
+    this.rows = ny;
+  }
+
+  /** The parts of the line held in `bytes` from `offset` for `length` bytes. */
+  cut(bytes: Uint8Array, offset = 0, length = bytes.byteLength - offset): number[][] {
+    const view = new DataView(bytes.buffer, bytes.byteOffset + offset, length);
+    const { scale, grid } = this;
+    const left = this.x * TILE_EXTENT;
+    const top = this.y * TILE_EXTENT;
+    for (let at = 0; at + 4 <= length; ) {
+      const count = view.getUint32(at);
+      at += 4;
+      if (this.points.length < count * 2) this.points = new Float64Array(count * 4);
+      const points = this.points;
+      for (let i = 0; i < count * 2; i += 2, at += 8) {
+        points[i] = view.getUint32(at) * scale - left;
+        const wy = view.getUint32(at + 4);
+        if (grid === 3857) points[i + 1] = wy * scale - top;
+        else {
+          const lat = Math.atan(Math.sinh(Math.PI * (1 - (2 * wy) / WORLD_UNITS)));
+          points[i + 1] = ((0.5 - lat / Math.PI) * this.rows - this.y) * TILE_EXTENT;
+        }
+      }
+      this.clipper.clip(points, count);
+    }
+    return this.clipper.take();
+  }
+}
+
 /** Encodes layers of tile features as a Mapbox vector tile (version 2). */
-export function encodeTile(layers: Record<string, TileFeature[]>): Uint8Array {
-  const input: Record<string, { features: TileFeature[] }> = {};
-  for (const [name, features] of Object.entries(layers)) input[name] = { features };
-  return fromGeojsonVt(input, { version: 2, extent: TILE_EXTENT });
+export function encodeTile(layers: Record<string, MvtFeature[]>): Uint8Array {
+  return encodeMvt(layers, TILE_EXTENT);
 }

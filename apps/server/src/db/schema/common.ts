@@ -1,6 +1,12 @@
 /** Column helpers and stored shapes shared by every domain's tables. */
 import { sql } from 'drizzle-orm';
-import { doublePrecision, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { customType, doublePrecision, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+
+/** Bytes (PostgreSQL bytea): a Buffer from the server, a Uint8Array from PGlite. */
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  toDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
 
 export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 

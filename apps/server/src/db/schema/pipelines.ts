@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { PIPE_SCALE_CLASS, scaleClassExpression } from '../../geo/pipeScales.ts';
-import { type StoredGeometry, bbox, bboxBox, createdAt } from './common.ts';
+import { type StoredGeometry, bbox, bboxBox, bytea, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
 import { importJobs } from './imports.ts';
 
@@ -18,6 +18,8 @@ export const pipeAttributes = () => ({
   depthM: doublePrecision('depth_m'),
   owner: text('owner'),
   geometry: jsonb('geometry').$type<StoredGeometry>().notNull(),
+  /** The line in the tiles' own form (geo/tileLine.ts), made from `geometry` when the pipe is written. */
+  tileLine: bytea('tile_line').notNull(),
   lengthM: doublePrecision('length_m').notNull(),
   ...bbox(),
 });

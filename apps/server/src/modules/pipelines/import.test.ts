@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImportJobView } from '@console/contract';
 import { as, createTestApp, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { encodeTileLine } from '../../geo/tileLine.ts';
 
 const demo = useDemoServer();
 const FIXTURES = resolve(import.meta.dirname, '../../../test-fixtures/imports');
@@ -271,8 +272,8 @@ describe('pipe imports', () => {
     const { eq, sql } = await import('drizzle-orm');
     const db = demo.database.db;
     await db.update(importJobs).set({ status: 'writing', heartbeatAt: sql`now() - interval '2 seconds'` }).where(eq(importJobs.id, analysed.id));
-    await db.execute(sql`insert into pipe_import_rows (job_id, "row", pipe_id, network_type, geometry, length_m, minx, miny, maxx, maxy)
-      select ${analysed.id}, g, 'CRASH-' || g, 'water', '{"type":"LineString","coordinates":[[120,30],[120.001,30]]}'::jsonb, 96, 120, 30, 120.001, 30 from generate_series(1, 500) g`);
+    await db.execute(sql`insert into pipe_import_rows (job_id, "row", pipe_id, network_type, geometry, tile_line, length_m, minx, miny, maxx, maxy)
+      select ${analysed.id}, g, 'CRASH-' || g, 'water', '{"type":"LineString","coordinates":[[120,30],[120.001,30]]}'::jsonb, ${encodeTileLine({ type: 'LineString', coordinates: [[120, 30], [120.001, 30]] })}::bytea, 96, 120, 30, 120.001, 30 from generate_series(1, 500) g`);
     const [job] = await db.select().from(importJobs).where(eq(importJobs.id, analysed.id));
     // Another server still sees a live heartbeat: the job blocks new imports.
     const other = (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView;

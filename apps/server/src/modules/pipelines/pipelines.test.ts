@@ -143,8 +143,8 @@ describe('pipe list at any size', () => {
     const get = async (query: string) => (await api({ method: 'GET', url: `/api/pipelines?${query}` })).json();
     // More than 10,000 pipes: copies of one, ids W-BULK-1 ...
     await demo.database.db.execute(sql`
-      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy)
-      select enterprise_id, 'W-BULK-' || n, network_type, material, geometry, length_m, minx, miny, maxx, maxy
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, 'W-BULK-' || n, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy
       from pipes, generate_series(1, 10000) n where enterprise_id = ${demo.ids.water} and pipe_id = (select min(pipe_id) from pipes where enterprise_id = ${demo.ids.water})`);
     const all = (await get('pageSize=1')).result;
     const [{ count }] = await rowsOf<{ count: number }>(sql`select count(*)::int as count from pipes where enterprise_id = ${demo.ids.water}`);
@@ -185,12 +185,12 @@ describe('pipe list at any size', () => {
     await demo.database.db.execute(sql`update pipes set material = 'PE' where enterprise_id = ${demo.ids.water} and material = 'PVC'`);
     await countsAgree();
     await demo.database.db.execute(sql`
-      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy)
-      select enterprise_id, pipe_id || '-COPY', network_type, material, geometry, length_m, minx, miny, maxx, maxy from pipes where enterprise_id = ${demo.ids.water} and network_type = 'drainage'
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, pipe_id || '-COPY', network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy from pipes where enterprise_id = ${demo.ids.water} and network_type = 'drainage'
       on conflict (enterprise_id, pipe_id) do update set material = 'steel'`);
     await demo.database.db.execute(sql`
-      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy)
-      select enterprise_id, pipe_id, network_type, material, geometry, length_m, minx, miny, maxx, maxy from pipes where enterprise_id = ${demo.ids.water} and pipe_id like '%-COPY'
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy from pipes where enterprise_id = ${demo.ids.water} and pipe_id like '%-COPY'
       on conflict (enterprise_id, pipe_id) do update set material = 'concrete', length_m = excluded.length_m * 2`);
     await countsAgree();
     await demo.database.db.execute(sql`delete from pipes where pipe_id like '%-COPY'`);

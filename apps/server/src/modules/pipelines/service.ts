@@ -5,6 +5,7 @@ import { uniqueViolation } from '../../db/errors.ts';
 import { pipeCounts, pipes, projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
+import { encodeTileLine } from '../../geo/tileLine.ts';
 import { pipeInsideArea } from './queries.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
@@ -151,6 +152,7 @@ export function pipeRow(input: PipeInput) {
     depthM: input.depthM ?? null,
     owner: input.owner ?? null,
     geometry: input.geometry,
+    tileLine: encodeTileLine(input.geometry),
     lengthM: Math.round(lengthM(input.geometry) * 100) / 100,
     ...bboxColumns(bboxOf(input.geometry)),
   };
