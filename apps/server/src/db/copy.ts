@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Db } from './client.ts';
 
@@ -62,12 +63,8 @@ async function openCopy(db: Db, statement: string, pgliteBytes: number, frame?: 
     finished.catch(() => {});
     const send = async (chunk: string | Uint8Array) => {
       if (failure) throw failure;
-      if (!stream.write(chunk)) {
-        await new Promise<void>((resolve, reject) => {
-          stream.once('drain', resolve);
-          stream.once('error', reject);
-        });
-      }
+      // once() rejects on an error and leaves no listener behind either way.
+      if (!stream.write(chunk)) await once(stream, 'drain');
     };
     if (frame) await send(frame.head);
     return {

@@ -17,13 +17,13 @@ async function upload(api: Api, fileName: string, content: Buffer | string) {
 }
 
 /** Uploads, starts with the suggested mapping (plus overrides) and waits for the job to end. */
-async function importFile(api: Api, fileName: string, content: Buffer | string, options: Record<string, unknown> = {}): Promise<ImportJobView> {
+async function importFile(api: Api, fileName: string, content: Buffer | string, options: Record<string, unknown> = {}, server = demo): Promise<ImportJobView> {
   const analysed = await upload(api, fileName, content);
   expect(analysed.statusCode, analysed.body).toBe(200);
   const job = analysed.json().result as ImportJobView;
   const started = await api({ method: 'POST', url: `/api/pipelines/imports/${job.id}/start`, payload: { mapping: job.suggestedMapping, ...options } });
   expect(started.statusCode, started.body).toBe(200);
-  await demo.app.imports.settled(job.id);
+  await server.app.imports.settled(job.id);
   return (await api({ method: 'GET', url: `/api/pipelines/imports/${job.id}` })).json().result;
 }
 
@@ -49,6 +49,29 @@ async function expectOriginalPositions(api: Api) {
     });
   }
 }
+
+/** Features each wrong in its own way, and one good one (row 1). */
+function badFeatures() {
+  const line = [[120.21, 30.21], [120.211, 30.21]];
+  return [
+    { properties: { id: 'OK-1', type: 'water' }, geometry: { type: 'LineString', coordinates: line } },
+    { properties: { id: 'POLY-1', type: 'water' }, geometry: { type: 'Polygon', coordinates: [[[120.2, 30.2], [120.21, 30.2], [120.21, 30.21], [120.2, 30.2]]] } },
+    { properties: { id: 'FAR-1', type: 'water' }, geometry: { type: 'LineString', coordinates: [[120.2, 30.2], [120.2, 130.2]] } },
+    { properties: { id: '', type: 'water' }, geometry: { type: 'LineString', coordinates: line } },
+    { properties: { id: 'TYPE-1', type: 'oil' }, geometry: { type: 'LineString', coordinates: line } },
+    { properties: { id: 'DN-1', type: 'gas', dn: 'big' }, geometry: { type: 'LineString', coordinates: line } },
+    { properties: { id: 'NOGEOM-1', type: 'gas' }, geometry: null },
+  ].map((f) => ({ type: 'Feature', ...f }));
+}
+
+const BAD_FEATURE_PROBLEMS = [
+  { row: 2, featureId: 'POLY-1', field: 'geometry', reason: 'is a Polygon where a line (LineString or MultiLineString) belongs' },
+  { row: 3, featureId: 'FAR-1', field: 'geometry', reason: expect.stringMatching(/longitude|latitude|range/i) },
+  { row: 4, featureId: null, field: 'pipeId (id)', reason: 'is required' },
+  { row: 5, featureId: 'TYPE-1', field: 'networkType (type)', reason: '"oil" is not a network type (water, gas, drainage, heat, power, telecom)' },
+  { row: 6, featureId: 'DN-1', field: 'diameterMm (dn)', reason: expect.any(String) },
+  { row: 7, featureId: 'NOGEOM-1', field: 'geometry', reason: 'has no geometry' },
+];
 
 describe('pipe imports', () => {
   it('reads a GeoJSON, suggests the mapping from Chinese field names and writes every pipe', async () => {
@@ -186,27 +209,10 @@ describe('pipe imports', () => {
   it('fails a file with bad features as a whole, reporting each row and why', async () => {
     const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
     const before = await pipeCount(api);
-    const line = [[120.21, 30.21], [120.211, 30.21]];
-    const features = [
-      { properties: { id: 'OK-1', type: 'water' }, geometry: { type: 'LineString', coordinates: line } },
-      { properties: { id: 'POLY-1', type: 'water' }, geometry: { type: 'Polygon', coordinates: [[[120.2, 30.2], [120.21, 30.2], [120.21, 30.21], [120.2, 30.2]]] } },
-      { properties: { id: 'FAR-1', type: 'water' }, geometry: { type: 'LineString', coordinates: [[120.2, 30.2], [120.2, 130.2]] } },
-      { properties: { id: '', type: 'water' }, geometry: { type: 'LineString', coordinates: line } },
-      { properties: { id: 'TYPE-1', type: 'oil' }, geometry: { type: 'LineString', coordinates: line } },
-      { properties: { id: 'DN-1', type: 'gas', dn: 'big' }, geometry: { type: 'LineString', coordinates: line } },
-      { properties: { id: 'NOGEOM-1', type: 'gas' }, geometry: null },
-    ].map((f) => ({ type: 'Feature', ...f }));
-    const job = await importFile(api, 'bad.geojson', JSON.stringify({ type: 'FeatureCollection', features }));
+    const job = await importFile(api, 'bad.geojson', JSON.stringify({ type: 'FeatureCollection', features: badFeatures() }));
     expect(job.status).toBe('failed');
     expect(job.result).toBeNull();
-    expect(job.problems).toEqual([
-      { row: 2, featureId: 'POLY-1', field: 'geometry', reason: 'is a Polygon where a line (LineString or MultiLineString) belongs' },
-      { row: 3, featureId: 'FAR-1', field: 'geometry', reason: expect.stringMatching(/longitude|latitude|range/i) },
-      { row: 4, featureId: null, field: 'pipeId (id)', reason: 'is required' },
-      { row: 5, featureId: 'TYPE-1', field: 'networkType (type)', reason: '"oil" is not a network type (water, gas, drainage, heat, power, telecom)' },
-      { row: 6, featureId: 'DN-1', field: 'diameterMm (dn)', reason: expect.any(String) },
-      { row: 7, featureId: 'NOGEOM-1', field: 'geometry', reason: 'has no geometry' },
-    ]);
+    expect(job.problems).toEqual(BAD_FEATURE_PROBLEMS);
     expect(job.problemCount).toBe(6);
     expect(await pipeCount(api)).toBe(before); // OK-1 was fine, yet nothing is written
     expect(await pipeCount(api, 'OK-1')).toBe(0);
@@ -314,5 +320,27 @@ describe('upload limit', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('pipe imports of a big file (read by worker threads)', () => {
+  const threaded = useDemoServer({ parallelImportBytes: 1 });
+
+  it('writes every pipe where the file puts it, reports bad features by row, and reads a CSV the same way', async () => {
+    const api = as(threaded.app, await login(threaded.app, 'member'), threaded.ids.water);
+    const before = await pipeCount(api);
+    const job = await importFile(api, 'network.geojson', fixture('network.geojson'), {}, threaded);
+    expect(job).toMatchObject({ status: 'succeeded', rowsRead: 12, rowsWritten: 12, result: { inserted: 12, updated: 0, deleted: 0 }, problemCount: 0 });
+    expect(await pipe(api, 'IMP-001')).toMatchObject({ networkType: 'water', material: 'ductile iron', diameterMm: 100, installYear: 2000, depthM: 1.1, owner: '滨江水务' });
+    await expectOriginalPositions(api);
+
+    const bad = await importFile(api, 'bad.geojson', JSON.stringify({ type: 'FeatureCollection', features: badFeatures() }), {}, threaded);
+    expect(bad).toMatchObject({ status: 'failed', problemCount: 6 });
+    expect(bad.problems).toEqual(BAD_FEATURE_PROBLEMS);
+
+    const csv = await importFile(api, 'more.csv', 'pipe_id,network_type,wkt\nCSV-1,water,"LINESTRING (120.21 30.21, 120.211 30.21)"\nCSV-2,drainage,"LINESTRING (120.21 30.22, 120.211 30.22)"\n', {}, threaded);
+    expect(csv).toMatchObject({ status: 'succeeded', rowsWritten: 2 });
+    expect(await pipe(api, 'CSV-2')).toMatchObject({ networkType: 'drainage' });
+    expect(await pipeCount(api)).toBe(before + 14);
   });
 });

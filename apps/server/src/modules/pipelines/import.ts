@@ -1,19 +1,10 @@
 import { getTableColumns, sql, eq } from 'drizzle-orm';
-import type { Geometry, Position } from 'geojson';
-import {
-  NETWORK_TYPES,
-  pipeBody,
-  type NetworkType,
-  type PipeImportField,
-  type PipeImportStart,
-} from '@console/contract';
+import type { PipeImportField, PipeImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { copyInto } from '../../db/copy.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { describeIssue } from '../../http/validation.ts';
-import type { Reproject } from '../imports/crs.ts';
 import {
   MAX_PROBLEMS,
   assertNoRunningJob,
@@ -27,9 +18,11 @@ import {
 } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
+import { WorkerPool } from '../imports/workers.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
-import { pipeRow } from './service.ts';
+import type { PipeWorkerBatch, PipeWorkerInit } from './import-worker.ts';
+import { checkPipes, STAGED_COLUMNS, type CheckedPipes } from './rows.ts';
 
 /** Field names utilities use for our attributes (English, Chinese, and pinyin initials of Chinese surveys). */
 const FIELD_NAMES: Record<PipeImportField, string[]> = {
@@ -46,122 +39,10 @@ const FIELD_NAMES: Record<PipeImportField, string[]> = {
 /** Our attributes matched to the file's fields by name, for the mapping step to start from. */
 export const suggestPipeMapping = (fieldNames: string[]) => suggestMapping(fieldNames, FIELD_NAMES);
 
-/** Network type names in files, Chinese and English, to our codes. */
-const NETWORK_NAMES: Record<string, NetworkType> = {
-  给水: 'water', 供水: 'water', 自来水: 'water', 上水: 'water', js: 'water', ws: 'water',
-  燃气: 'gas', 天然气: 'gas', 煤气: 'gas', rq: 'gas',
-  排水: 'drainage', 污水: 'drainage', 雨水: 'drainage', 雨污合流: 'drainage', 下水: 'drainage', ps: 'drainage', sewer: 'drainage', sewage: 'drainage', stormwater: 'drainage',
-  热力: 'heat', 供热: 'heat', 暖气: 'heat', rl: 'heat', heating: 'heat',
-  电力: 'power', 供电: 'power', dl: 'power', electric: 'power', electricity: 'power',
-  通信: 'telecom', 电信: 'telecom', 通讯: 'telecom', tx: 'telecom', communication: 'telecom',
-};
-
-function networkTypeOf(value: string): NetworkType | null {
-  const name = value.trim().toLowerCase().replace(/(管线|管网|管道)$/, '');
-  if ((NETWORK_TYPES as readonly string[]).includes(name)) return name as NetworkType;
-  return NETWORK_NAMES[name] ?? null;
-}
-
-/** Material names in files to the codes the demo and the console's labels use; others stay as written. */
-const MATERIAL_NAMES: Record<string, string> = {
-  球墨铸铁: 'ductile iron', 球墨铸铁管: 'ductile iron', di: 'ductile iron', qt: 'ductile iron',
-  灰口铸铁: 'cast iron', 铸铁: 'cast iron', ci: 'cast iron', zt: 'cast iron',
-  钢: 'steel', 钢管: 'steel', 镀锌钢管: 'steel', st: 'steel', g: 'steel',
-  聚乙烯: 'PE', pe: 'PE', hdpe: 'HDPE', 高密度聚乙烯: 'HDPE',
-  pvc: 'PVC', upvc: 'PVC', 聚氯乙烯: 'PVC',
-  混凝土: 'concrete', 钢筋混凝土: 'concrete', 砼: 'concrete', rc: 'concrete', tt: 'concrete',
-};
-
-const materialOf = (value: string) => MATERIAL_NAMES[value.trim().toLowerCase()] ?? value.trim();
-
-const text = (value: unknown) => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : String(value));
-
-/** "DN300", "300mm", "Φ300" → 300; numbers pass. */
-const diameterOf = (value: unknown) => {
-  const t = text(value)?.trim();
-  const m = t ? /^(?:dn|de|φ|Φ|ø)?\s*(\d+(?:\.\d+)?)\s*(?:mm)?$/i.exec(t) : null;
-  return m ? Number(m[1]) : t;
-};
-
-/** "2005", "2005-06-01", "2005年" → 2005. */
-const yearOf = (value: unknown) => {
-  const t = text(value)?.trim();
-  const m = t ? /^(\d{4})(?:[-/.年].*)?$/.exec(t) : null;
-  return m ? Number(m[1]) : t;
-};
-
-type StagedRow = ReturnType<typeof pipeRow> & { row: number };
-
-/** A line in WGS 84 from whatever the file holds, or the reason it is not one. */
-function lineOf(geometry: Geometry | null, reproject: Reproject): { geometry: unknown } | { key: 'import.geometryMissing' | 'import.geometryType' | 'import.coordinates'; type?: string } {
-  if (!geometry) return { key: 'import.geometryMissing' };
-  let lines: Position[][];
-  if (geometry.type === 'LineString') lines = [geometry.coordinates];
-  else if (geometry.type === 'MultiLineString') lines = geometry.coordinates;
-  else if (geometry.type === 'GeometryCollection' && geometry.geometries.length && geometry.geometries.every((g) => g.type === 'LineString')) {
-    lines = geometry.geometries.map((g) => (g as { coordinates: Position[] }).coordinates);
-  } else return { key: 'import.geometryType', type: geometry.type };
-  const projected: number[][][] = [];
-  for (const line of lines) {
-    if (!Array.isArray(line)) return { key: 'import.coordinates' };
-    const points: number[][] = [];
-    for (const p of line) {
-      if (!Array.isArray(p) || typeof p[0] !== 'number' || typeof p[1] !== 'number' || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return { key: 'import.coordinates' };
-      points.push(reproject(p[0], p[1]));
-    }
-    projected.push(points);
-  }
-  return { geometry: projected.length === 1 ? { type: 'LineString', coordinates: projected[0] } : { type: 'MultiLineString', coordinates: projected } };
-}
-
-/** One feature of the file as a pipe row, or what is wrong with it (every problem, by field). */
-export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart, reproject: Reproject): { row: StagedRow } | { problems: ImportProblemRecord[] } {
-  const value = (target: PipeImportField) => (options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined);
-  const featureId = text(value('pipeId'))?.trim() || null;
-  const problems: ImportProblemRecord[] = [];
-  const where = (target: string) => (options.mapping[target as PipeImportField] ? `${target} (${options.mapping[target as PipeImportField]})` : target);
-
-  let networkType: string | undefined = options.networkType;
-  const typeText = text(value('networkType'))?.trim();
-  if (typeText) {
-    const known = networkTypeOf(typeText);
-    if (known) networkType = known;
-    else problems.push(problem(feature.row, featureId, where('networkType'), 'import.networkTypeValue', { value: typeText }));
-  }
-  const line = feature.problem ? { key: feature.problem } : lineOf(feature.geometry, reproject);
-  if ('key' in line) problems.push(problem(feature.row, featureId, 'geometry', line.key, { type: 'type' in line ? line.type ?? '' : '' }));
-
-  const parsed = pipeBody.safeParse(
-    {
-      pipeId: featureId ?? undefined,
-      networkType,
-      material: text(value('material')) === undefined ? undefined : materialOf(text(value('material'))!),
-      diameterMm: diameterOf(value('diameterMm')),
-      pressureClass: text(value('pressureClass')),
-      installYear: yearOf(value('installYear')),
-      depthM: text(value('depthM')),
-      owner: text(value('owner')),
-      geometry: 'geometry' in line ? line.geometry : { type: 'LineString', coordinates: [[0, 0], [0, 0]] },
-    },
-    { reportInput: true },
-  );
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const target = String(issue.path[0] ?? '');
-      if (target === 'networkType' && typeText) continue; // already said, with the value
-      problems.push({
-        row: feature.row,
-        featureId,
-        field: target === 'geometry' ? 'geometry' : where(target),
-        reason: { 'zh-CN': describeIssue(issue, 'zh-CN'), 'en-US': describeIssue(issue, 'en-US') },
-      });
-    }
-  }
-  if (problems.length || !parsed.success) return { problems };
-  return { row: { ...pipeRow(parsed.data), row: feature.row } };
-}
-
 const PROGRESS_EVERY_MS = 500;
+/** Features checked together (in a worker thread, for a big file), and how many batches may wait ahead. */
+const BATCH_ROWS = 2000;
+const BATCHES_AHEAD = 4;
 const ANALYZE_AFTER_ROWS = 10_000;
 
 const attributeColumns = Object.values(getTableColumns(pipeImportRows))
@@ -172,13 +53,12 @@ const updateList = sql.raw([...attributeColumns.filter((name) => name !== 'pipe_
 
 type Counted = { rows: { count: number }[] };
 
-const stagedColumns = Object.entries(getTableColumns(pipeImportRows)).map(([key, column]) => [key, column.name] as const);
-
 /** The checked rows go into the staging table by COPY as they are read (db/copy.ts). */
-async function stagingWriter(db: Db, jobId: number) {
-  const writer = await copyInto(db, 'pipe_import_rows', stagedColumns.map(([, name]) => name));
+async function stagingWriter(db: Db) {
+  const writer = await copyInto(db, 'pipe_import_rows', STAGED_COLUMNS);
   return {
-    write: (row: StagedRow) => writer.write(stagedColumns.map(([key]) => (key === 'jobId' ? jobId : row[key as keyof StagedRow]))),
+    /** Lines made by stagedLine (in checkPipes, in whichever thread checked them). */
+    writeLines: (lines: string) => writer.writeLines(lines),
     end: () => writer.end(),
     abort: () => writer.abort(),
   };
@@ -248,23 +128,46 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
   const problems: ImportProblemRecord[] = [];
   let problemCount = 0;
   try {
-    await runImportJob(db, limits, job, options.srid, async (source, reproject) => {
-      const staging = await stagingWriter(db, job.id);
+    await runImportJob(db, limits, job, options.srid, async (source, reproject, crs) => {
+      const staging = await stagingWriter(db);
       let rowsRead = 0;
       let reportedAt = Date.now();
+      const take = async (batch: CheckedPipes) => {
+        rowsRead += batch.rowsRead;
+        problemCount += batch.problemCount;
+        if (problems.length < MAX_PROBLEMS) problems.push(...batch.problems.slice(0, MAX_PROBLEMS - problems.length));
+        // Once the job fails, staging is wasted work.
+        if (problemCount === 0 && batch.lines) await staging.writeLines(batch.lines);
+        if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
+          if (signal.aborted) throw new JobInterrupted();
+          reportedAt = Date.now();
+          await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
+        }
+      };
       try {
-        for await (const feature of source.features()) {
-          rowsRead++;
-          const result = pipeFromFeature(feature, options, reproject);
-          if ('problems' in result) {
-            problemCount += result.problems.length;
-            if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
-          } else if (problemCount === 0) await staging.write(result.row); // once the job fails, staging is wasted work
-          if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-            if (signal.aborted) throw new JobInterrupted();
-            reportedAt = Date.now();
-            await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
+        const parallel = source.recordBatches && (source.format === 'geojson' || (source.format === 'csv' && source.layout));
+        if (parallel && job.fileSize >= limits.parallelFromBytes) {
+          // A big file: worker threads parse and check its features, in order, a few batches ahead;
+          // this thread splits the file and writes by COPY.
+          const init: PipeWorkerInit = { format: source.format as 'csv' | 'geojson', layout: source.layout, options, crs, jobId: job.id };
+          const pool = new WorkerPool<PipeWorkerBatch, CheckedPipes>(new URL('./import-worker.ts', import.meta.url), init);
+          try {
+            const ahead: Promise<CheckedPipes>[] = [];
+            for await (const { firstRow, records } of source.recordBatches!(BATCH_ROWS)) {
+              ahead.push(pool.run({ firstRow, records, failed: problemCount > 0 }));
+              if (ahead.length > BATCHES_AHEAD) await take(await ahead.shift()!);
+            }
+            while (ahead.length) await take(await ahead.shift()!);
+          } finally {
+            await pool.close();
           }
+        } else {
+          let features: SourceFeature[] = [];
+          for await (const feature of source.features()) {
+            features.push(feature);
+            if (features.length === BATCH_ROWS) await take(checkPipes(features, options, reproject, job.id, problemCount > 0)), (features = []);
+          }
+          await take(checkPipes(features, options, reproject, job.id, problemCount > 0));
         }
       } catch (error) {
         await staging.abort();

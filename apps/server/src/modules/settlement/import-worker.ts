@@ -1,7 +1,8 @@
 // A worker thread of a big settlement import (see import.ts): CSV record texts in, checked binary COPY rows out.
 import type { SettlementImportStart } from '@console/contract';
 import { reprojectToWgs84, type DetectedCrs } from '../imports/crs.ts';
-import { csvFeature, recordFields, type CsvLayout } from '../imports/sources/csv.ts';
+import type { CsvLayout } from '../imports/sources/csv.ts';
+import { recordReader } from '../imports/sources/index.ts';
 import { serveBatches } from '../imports/workers.ts';
 import { addPoint, emptyPointBatch, readingPlan, sealPointBatch } from './rows.ts';
 
@@ -17,9 +18,10 @@ export interface PointWorkerInit {
 serveBatches((init: PointWorkerInit) => {
   const plan = readingPlan(init.columns, init.options, init.dateNames);
   const reproject = reprojectToWgs84(init.crs);
+  const featureOf = recordReader('csv', init.layout);
   return ({ firstRow, records }: { firstRow: number; records: string[] }) => {
     const batch = emptyPointBatch();
-    for (let i = 0; i < records.length; i++) addPoint(batch, csvFeature(recordFields(records[i]), firstRow + i, init.layout), plan, reproject, init.datasetId);
+    for (let i = 0; i < records.length; i++) addPoint(batch, featureOf(records[i], firstRow + i), plan, reproject, init.datasetId);
     // The rows cross to the main thread as one block of bytes, written by COPY as they are.
     return sealPointBatch(batch);
   };

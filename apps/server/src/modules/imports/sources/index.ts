@@ -4,13 +4,22 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { openCsv } from './csv.ts';
-import { openGeoJson } from './geojson.ts';
+import { csvFeature, openCsv, recordFields, type CsvLayout } from './csv.ts';
+import { geoJsonFeature, openGeoJson } from './geojson.ts';
 import { openKml } from './kml.ts';
 import { openShapefile } from './shapefile.ts';
-import { UnreadableFile, type Source } from './types.ts';
+import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
 export { UnreadableFile, type Source, type SourceFeature } from './types.ts';
+
+/**
+ * How a worker thread makes the feature of one record that a source's recordBatches gave: plain
+ * data in (the format, a CSV's layout), so a thread can be handed it.
+ */
+export function recordReader(format: 'csv' | 'geojson', layout?: CsvLayout): (record: string, row: number) => SourceFeature {
+  if (format === 'geojson') return geoJsonFeature;
+  return (record, row) => csvFeature(recordFields(record), row, layout!);
+}
 
 const LAYER_KINDS = [
   { ext: '.shp', open: openShapefile },

@@ -26,8 +26,8 @@ export interface Source {
   /** A CSV's header, in file order. */
   columns?: readonly string[];
   /**
-   * A CSV's records as text in batches (rows numbered from firstRow), for a reader that spreads
-   * the work over threads: each makes its features with csvFeature and `layout`.
+   * The records as text in batches (rows numbered from firstRow), for a reader that spreads the
+   * work over threads: each makes its features with recordFeature (sources/index.ts).
    */
   recordBatches?(size: number): AsyncGenerator<{ firstRow: number; records: string[] }>;
   layout?: CsvLayout;

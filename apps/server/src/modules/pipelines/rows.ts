@@ -1,0 +1,155 @@
+// The rows of a pipe import: each feature of a file checked and made into the row it stages, in
+// whichever thread reads it (import.ts, import-worker.ts).
+import { getTableColumns } from 'drizzle-orm';
+import type { Geometry, Position } from 'geojson';
+import { NETWORK_TYPES, pipeBody, type NetworkType, type PipeImportField, type PipeImportStart } from '@console/contract';
+import { copyLine } from '../../db/copy.ts';
+import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
+import { describeIssue } from '../../http/validation.ts';
+import type { Reproject } from '../imports/crs.ts';
+import { MAX_PROBLEMS, problem } from '../imports/problems.ts';
+import type { SourceFeature } from '../imports/sources/index.ts';
+import { pipeRow } from './service.ts';
+
+/** Network type names in files, Chinese and English, to our codes. */
+const NETWORK_NAMES: Record<string, NetworkType> = {
+  给水: 'water', 供水: 'water', 自来水: 'water', 上水: 'water', js: 'water', ws: 'water',
+  燃气: 'gas', 天然气: 'gas', 煤气: 'gas', rq: 'gas',
+  排水: 'drainage', 污水: 'drainage', 雨水: 'drainage', 雨污合流: 'drainage', 下水: 'drainage', ps: 'drainage', sewer: 'drainage', sewage: 'drainage', stormwater: 'drainage',
+  热力: 'heat', 供热: 'heat', 暖气: 'heat', rl: 'heat', heating: 'heat',
+  电力: 'power', 供电: 'power', dl: 'power', electric: 'power', electricity: 'power',
+  通信: 'telecom', 电信: 'telecom', 通讯: 'telecom', tx: 'telecom', communication: 'telecom',
+};
+
+function networkTypeOf(value: string): NetworkType | null {
+  const name = value.trim().toLowerCase().replace(/(管线|管网|管道)$/, '');
+  if ((NETWORK_TYPES as readonly string[]).includes(name)) return name as NetworkType;
+  return NETWORK_NAMES[name] ?? null;
+}
+
+/** Material names in files to the codes the demo and the console's labels use; others stay as written. */
+const MATERIAL_NAMES: Record<string, string> = {
+  球墨铸铁: 'ductile iron', 球墨铸铁管: 'ductile iron', di: 'ductile iron', qt: 'ductile iron',
+  灰口铸铁: 'cast iron', 铸铁: 'cast iron', ci: 'cast iron', zt: 'cast iron',
+  钢: 'steel', 钢管: 'steel', 镀锌钢管: 'steel', st: 'steel', g: 'steel',
+  聚乙烯: 'PE', pe: 'PE', hdpe: 'HDPE', 高密度聚乙烯: 'HDPE',
+  pvc: 'PVC', upvc: 'PVC', 聚氯乙烯: 'PVC',
+  混凝土: 'concrete', 钢筋混凝土: 'concrete', 砼: 'concrete', rc: 'concrete', tt: 'concrete',
+};
+
+const materialOf = (value: string) => MATERIAL_NAMES[value.trim().toLowerCase()] ?? value.trim();
+
+const text = (value: unknown) => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : String(value));
+
+/** "DN300", "300mm", "Φ300" → 300; numbers pass. */
+const diameterOf = (value: unknown) => {
+  const t = text(value)?.trim();
+  const m = t ? /^(?:dn|de|φ|Φ|ø)?\s*(\d+(?:\.\d+)?)\s*(?:mm)?$/i.exec(t) : null;
+  return m ? Number(m[1]) : t;
+};
+
+/** "2005", "2005-06-01", "2005年" → 2005. */
+const yearOf = (value: unknown) => {
+  const t = text(value)?.trim();
+  const m = t ? /^(\d{4})(?:[-/.年].*)?$/.exec(t) : null;
+  return m ? Number(m[1]) : t;
+};
+
+export type StagedRow = ReturnType<typeof pipeRow> & { row: number };
+
+/** A line in WGS 84 from whatever the file holds, or the reason it is not one. */
+function lineOf(geometry: Geometry | null, reproject: Reproject): { geometry: unknown } | { key: 'import.geometryMissing' | 'import.geometryType' | 'import.coordinates'; type?: string } {
+  if (!geometry) return { key: 'import.geometryMissing' };
+  let lines: Position[][];
+  if (geometry.type === 'LineString') lines = [geometry.coordinates];
+  else if (geometry.type === 'MultiLineString') lines = geometry.coordinates;
+  else if (geometry.type === 'GeometryCollection' && geometry.geometries.length && geometry.geometries.every((g) => g.type === 'LineString')) {
+    lines = geometry.geometries.map((g) => (g as { coordinates: Position[] }).coordinates);
+  } else return { key: 'import.geometryType', type: geometry.type };
+  const projected: number[][][] = [];
+  for (const line of lines) {
+    if (!Array.isArray(line)) return { key: 'import.coordinates' };
+    const points: number[][] = [];
+    for (const p of line) {
+      if (!Array.isArray(p) || typeof p[0] !== 'number' || typeof p[1] !== 'number' || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return { key: 'import.coordinates' };
+      points.push(reproject(p[0], p[1]));
+    }
+    projected.push(points);
+  }
+  return { geometry: projected.length === 1 ? { type: 'LineString', coordinates: projected[0] } : { type: 'MultiLineString', coordinates: projected } };
+}
+
+/** One feature of the file as a pipe row, or what is wrong with it (every problem, by field). */
+export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart, reproject: Reproject): { row: StagedRow } | { problems: ImportProblemRecord[] } {
+  const value = (target: PipeImportField) => (options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined);
+  const featureId = text(value('pipeId'))?.trim() || null;
+  const problems: ImportProblemRecord[] = [];
+  const where = (target: string) => (options.mapping[target as PipeImportField] ? `${target} (${options.mapping[target as PipeImportField]})` : target);
+
+  let networkType: string | undefined = options.networkType;
+  const typeText = text(value('networkType'))?.trim();
+  if (typeText) {
+    const known = networkTypeOf(typeText);
+    if (known) networkType = known;
+    else problems.push(problem(feature.row, featureId, where('networkType'), 'import.networkTypeValue', { value: typeText }));
+  }
+  const line = feature.problem ? { key: feature.problem } : lineOf(feature.geometry, reproject);
+  if ('key' in line) problems.push(problem(feature.row, featureId, 'geometry', line.key, { type: 'type' in line ? line.type ?? '' : '' }));
+
+  const parsed = pipeBody.safeParse(
+    {
+      pipeId: featureId ?? undefined,
+      networkType,
+      material: text(value('material')) === undefined ? undefined : materialOf(text(value('material'))!),
+      diameterMm: diameterOf(value('diameterMm')),
+      pressureClass: text(value('pressureClass')),
+      installYear: yearOf(value('installYear')),
+      depthM: text(value('depthM')),
+      owner: text(value('owner')),
+      geometry: 'geometry' in line ? line.geometry : { type: 'LineString', coordinates: [[0, 0], [0, 0]] },
+    },
+    { reportInput: true },
+  );
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const target = String(issue.path[0] ?? '');
+      if (target === 'networkType' && typeText) continue; // already said, with the value
+      problems.push({
+        row: feature.row,
+        featureId,
+        field: target === 'geometry' ? 'geometry' : where(target),
+        reason: { 'zh-CN': describeIssue(issue, 'zh-CN'), 'en-US': describeIssue(issue, 'en-US') },
+      });
+    }
+  }
+  if (problems.length || !parsed.success) return { problems };
+  return { row: { ...pipeRow(parsed.data), row: feature.row } };
+}
+
+const stagedKeys = Object.entries(getTableColumns(pipeImportRows)).map(([key, column]) => [key, column.name] as const);
+/** The staging table's columns, in the order stagedLine writes them. */
+export const STAGED_COLUMNS = stagedKeys.map(([, name]) => name);
+
+/** A checked row as a CSV line of the staging table's COPY. */
+export const stagedLine = (jobId: number, row: StagedRow) => copyLine(stagedKeys.map(([key]) => (key === 'jobId' ? jobId : row[key as keyof StagedRow])));
+
+/** A batch of features checked: the good rows as staging lines (none once a problem was found), and the problems. */
+export interface CheckedPipes {
+  lines: string;
+  rowsRead: number;
+  problems: ImportProblemRecord[];
+  problemCount: number;
+}
+
+/** Checks features of a file as pipes; `failed` says the import has failed already (its rows are no longer staged). */
+export function checkPipes(features: SourceFeature[], options: PipeImportStart, reproject: Reproject, jobId: number, failed: boolean): CheckedPipes {
+  const checked: CheckedPipes = { lines: '', rowsRead: features.length, problems: [], problemCount: 0 };
+  for (const feature of features) {
+    const result = pipeFromFeature(feature, options, reproject);
+    if ('problems' in result) {
+      checked.problemCount += result.problems.length;
+      if (checked.problems.length < MAX_PROBLEMS) checked.problems.push(...result.problems);
+    } else if (!failed && checked.problemCount === 0) checked.lines += stagedLine(jobId, result.row);
+  }
+  return checked;
+}
