@@ -7,8 +7,6 @@ export function copyField(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (value instanceof Date) return value.toISOString();
-  // bytea in its hex form.
-  if (value instanceof Uint8Array) return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   // Most values hold no quote: a scan is cheaper than a replace (a long array literal is one field).
   return text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`;
@@ -203,6 +201,22 @@ export class BinaryRows {
     this.room(4 + bytes);
     this.offset = this.buffer.writeInt32BE(bytes, this.offset);
     this.offset += this.buffer.write(value, this.offset, 'utf8');
+  }
+
+  /** jsonb: its format version (1), then the JSON text. */
+  jsonb(json: string) {
+    const bytes = Buffer.byteLength(json);
+    this.room(5 + bytes);
+    this.offset = this.buffer.writeInt32BE(bytes + 1, this.offset);
+    this.buffer[this.offset++] = 1;
+    this.offset += this.buffer.write(json, this.offset, 'utf8');
+  }
+
+  bytea(value: Uint8Array) {
+    this.room(4 + value.byteLength);
+    this.offset = this.buffer.writeInt32BE(value.byteLength, this.offset);
+    this.buffer.set(value, this.offset);
+    this.offset += value.byteLength;
   }
 
   /** A one-dimensional int4[] of `count` values; where `gaps[i]` is 1 the element is null. */

@@ -1,7 +1,7 @@
 import { getTableColumns, sql, eq } from 'drizzle-orm';
 import type { PipeImportField, PipeImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { copyInto } from '../../db/copy.ts';
+import { copyBinaryInto } from '../../db/copy.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -52,17 +52,6 @@ const columnList = sql.raw(attributeColumns.map((name) => `"${name}"`).join(', '
 const updateList = sql.raw([...attributeColumns.filter((name) => name !== 'pipe_id').map((name) => `"${name}" = excluded."${name}"`), 'updated_at = now()'].join(', '));
 
 type Counted = { rows: { count: number }[] };
-
-/** The checked rows go into the staging table by COPY as they are read (db/copy.ts). */
-async function stagingWriter(db: Db) {
-  const writer = await copyInto(db, 'pipe_import_rows', STAGED_COLUMNS);
-  return {
-    /** Lines made by stagedLine (in checkPipes, in whichever thread checked them). */
-    writeLines: (lines: string) => writer.writeLines(lines),
-    end: () => writer.end(),
-    abort: () => writer.abort(),
-  };
-}
 
 /** Pipe ids the file holds more than once, and (when adding) ids already in the network. */
 async function idProblems(db: Db, job: ImportJob, mode: PipeImportStart['mode']): Promise<{ problems: ImportProblemRecord[]; count: number }> {
@@ -129,7 +118,8 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
   let problemCount = 0;
   try {
     await runImportJob(db, limits, job, options.srid, async (source, reproject, crs) => {
-      const staging = await stagingWriter(db);
+      // The checked rows go into the staging table by binary COPY as they are read (db/copy.ts).
+      const staging = await copyBinaryInto(db, 'pipe_import_rows', STAGED_COLUMNS);
       let rowsRead = 0;
       let reportedAt = Date.now();
       const take = async (batch: CheckedPipes) => {
@@ -137,7 +127,7 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
         problemCount += batch.problemCount;
         if (problems.length < MAX_PROBLEMS) problems.push(...batch.problems.slice(0, MAX_PROBLEMS - problems.length));
         // Once the job fails, staging is wasted work.
-        if (problemCount === 0 && batch.lines) await staging.writeLines(batch.lines);
+        if (problemCount === 0 && batch.rows.length) await staging.writeRows(batch.rows);
         if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
           if (signal.aborted) throw new JobInterrupted();
           reportedAt = Date.now();

@@ -3,7 +3,7 @@
 import { getTableColumns } from 'drizzle-orm';
 import type { Geometry, Position } from 'geojson';
 import { NETWORK_TYPES, pipeBody, type NetworkType, type PipeImportField, type PipeImportStart } from '@console/contract';
-import { copyLine } from '../../db/copy.ts';
+import { BinaryRows } from '../../db/copy.ts';
 import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { describeIssue } from '../../http/validation.ts';
 import type { Reproject } from '../imports/crs.ts';
@@ -126,16 +126,35 @@ export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart
   return { row: { ...pipeRow(parsed.data), row: feature.row } };
 }
 
-const stagedKeys = Object.entries(getTableColumns(pipeImportRows)).map(([key, column]) => [key, column.name] as const);
-/** The staging table's columns, in the order stagedLine writes them. */
-export const STAGED_COLUMNS = stagedKeys.map(([, name]) => name);
+/** How each staged column goes into a binary COPY, by its SQL type. */
+const FIELD_WRITERS: Record<string, (rows: BinaryRows, value: unknown) => void> = {
+  integer: (rows, value) => rows.int4(value as number),
+  text: (rows, value) => rows.text(value as string),
+  'double precision': (rows, value) => rows.float8(value as number),
+  jsonb: (rows, value) => rows.jsonb(JSON.stringify(value)),
+  bytea: (rows, value) => rows.bytea(value as Uint8Array),
+};
+const stagedFields = Object.entries(getTableColumns(pipeImportRows)).map(([key, column]) => {
+  const write = FIELD_WRITERS[column.getSQLType()];
+  if (!write) throw new Error(`no binary COPY writer for ${column.name} (${column.getSQLType()})`);
+  return { key, name: column.name, write };
+});
+/** The staging table's columns, in the order stagePipe writes them. */
+export const STAGED_COLUMNS = stagedFields.map((field) => field.name);
 
-/** A checked row as a CSV line of the staging table's COPY. */
-export const stagedLine = (jobId: number, row: StagedRow) => copyLine(stagedKeys.map(([key]) => (key === 'jobId' ? jobId : row[key as keyof StagedRow])));
+/** A checked row as a row of the staging table's binary COPY. */
+export function stagePipe(rows: BinaryRows, jobId: number, row: StagedRow) {
+  rows.row(stagedFields.length);
+  for (const { key, write } of stagedFields) {
+    const value = key === 'jobId' ? jobId : row[key as keyof StagedRow];
+    if (value === null || value === undefined) rows.nothing();
+    else write(rows, value);
+  }
+}
 
-/** A batch of features checked: the good rows as staging lines (none once a problem was found), and the problems. */
+/** A batch of features checked: the good rows as staging COPY rows (none once a problem was found), and the problems. */
 export interface CheckedPipes {
-  lines: string;
+  rows: Uint8Array;
   rowsRead: number;
   problems: ImportProblemRecord[];
   problemCount: number;
@@ -143,13 +162,15 @@ export interface CheckedPipes {
 
 /** Checks features of a file as pipes; `failed` says the import has failed already (its rows are no longer staged). */
 export function checkPipes(features: SourceFeature[], options: PipeImportStart, reproject: Reproject, jobId: number, failed: boolean): CheckedPipes {
-  const checked: CheckedPipes = { lines: '', rowsRead: features.length, problems: [], problemCount: 0 };
+  const staged = new BinaryRows();
+  const checked: CheckedPipes = { rows: new Uint8Array(0), rowsRead: features.length, problems: [], problemCount: 0 };
   for (const feature of features) {
     const result = pipeFromFeature(feature, options, reproject);
     if ('problems' in result) {
       checked.problemCount += result.problems.length;
       if (checked.problems.length < MAX_PROBLEMS) checked.problems.push(...result.problems);
-    } else if (!failed && checked.problemCount === 0) checked.lines += stagedLine(jobId, result.row);
+    } else if (!failed && checked.problemCount === 0) stagePipe(staged, jobId, result.row);
   }
+  if (checked.problemCount === 0) checked.rows = staged.take();
   return checked;
 }
