@@ -35,6 +35,36 @@ interface CopyChannel {
   abort(): Promise<void>;
 }
 
+/** One COPY FROM STDIN streamed over a PostgreSQL connection (chunks go as they come, with backpressure). */
+async function copyOnConnection(connection: import('pg').PoolClient, statement: string, frame?: { head: Uint8Array; tail: Uint8Array }): Promise<CopyChannel> {
+  const { from } = await import('pg-copy-streams');
+  const stream: Writable = connection.query(from(statement));
+  let failure: Error | null = null;
+  stream.on('error', (error) => (failure = error));
+  const finished = new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+  });
+  finished.catch(() => {});
+  const send = async (chunk: string | Uint8Array) => {
+    if (failure) throw failure;
+    // once() rejects on an error and leaves no listener behind either way.
+    if (!stream.write(chunk)) await once(stream, 'drain');
+  };
+  if (frame) await send(frame.head);
+  return {
+    send,
+    async end() {
+      if (frame) await send(frame.tail);
+      stream.end();
+      await finished;
+    },
+    async abort() {
+      stream.destroy(new Error('copy aborted'));
+    },
+  };
+}
+
 /**
  * On a PostgreSQL server one COPY FROM STDIN streamed over a connection of its own (chunks go as
  * they come, with backpressure); on PGlite, which reads a whole blob at once, one COPY from a
@@ -43,44 +73,27 @@ interface CopyChannel {
 async function openCopy(db: Db, statement: string, pgliteBytes: number, frame?: { head: Uint8Array; tail: Uint8Array }): Promise<CopyChannel> {
   const client = (db as unknown as { $client: object }).$client;
   if (!('waitReady' in client)) {
-    const { from } = await import('pg-copy-streams');
     const connection = await (client as import('pg').Pool).connect();
-    let stream: Writable;
     try {
-      stream = connection.query(from(statement));
+      const channel = await copyOnConnection(connection, statement, frame);
+      return {
+        send: channel.send,
+        async end() {
+          try {
+            await channel.end();
+          } finally {
+            connection.release();
+          }
+        },
+        async abort() {
+          await channel.abort();
+          connection.release(true);
+        },
+      };
     } catch (error) {
       connection.release();
       throw error;
     }
-    let failure: Error | null = null;
-    stream.on('error', (error) => (failure = error));
-    const finished = new Promise<void>((resolve, reject) => {
-      stream.on('finish', resolve);
-      stream.on('error', reject);
-    });
-    finished.catch(() => {});
-    const send = async (chunk: string | Uint8Array) => {
-      if (failure) throw failure;
-      // once() rejects on an error and leaves no listener behind either way.
-      if (!stream.write(chunk)) await once(stream, 'drain');
-    };
-    if (frame) await send(frame.head);
-    return {
-      send,
-      async end() {
-        if (frame) await send(frame.tail);
-        stream.end();
-        try {
-          await finished;
-        } finally {
-          connection.release();
-        }
-      },
-      async abort() {
-        stream.destroy(new Error('copy aborted'));
-        connection.release(true);
-      },
-    };
   }
   const pglite = client as import('@electric-sql/pglite').PGlite;
   const blobStatement = statement.replace('from stdin', "from '/dev/blob'");
@@ -245,5 +258,46 @@ export class BinaryRows {
     const bytes = Uint8Array.prototype.slice.call(this.buffer, 0, this.offset);
     this.offset = 0;
     return bytes;
+  }
+}
+
+/** Whether the database is a PostgreSQL server (connections of its own can be held), not PGlite. */
+export const isServerDatabase = (db: Db) => !('waitReady' in (db as unknown as { $client: object }).$client);
+
+/**
+ * PostgreSQL server only: `work` in one transaction on a connection of its own, where rows can be
+ * written by binary COPY as they come (indexes kept as they arrive, while the caller reads on).
+ * It commits when `work` returns true and rolls back when it returns false or throws. Undefined on
+ * PGlite, whose one connection runs every caller's statements: a transaction held open there
+ * would take in other requests' statements.
+ */
+export async function copyTransaction(
+  db: Db,
+  work: (tx: Db, copyBinary: (table: string, columns: readonly string[]) => Promise<BinaryCopyWriter>) => Promise<boolean>,
+): Promise<boolean | undefined> {
+  const client = (db as unknown as { $client: object }).$client;
+  if ('waitReady' in client) return undefined;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const schema = await import('./schema.ts');
+  const connection = await (client as import('pg').Pool).connect();
+  let broken = false;
+  try {
+    await connection.query('begin');
+    const tx = drizzle(connection, { schema }) as unknown as Db;
+    const copyBinary = async (table: string, columns: readonly string[]): Promise<BinaryCopyWriter> => {
+      const channel = await copyOnConnection(connection, `copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from stdin with (format binary)`, { head: BINARY_HEAD, tail: BINARY_TAIL });
+      return { writeRows: (bytes) => channel.send(bytes), end: () => channel.end(), abort: async () => ((broken = true), await channel.abort()) };
+    };
+    const commit = await work(tx, copyBinary);
+    // A COPY stopped midway leaves the connection in no state to be used again: it is closed,
+    // and the server rolls its transaction back.
+    if (commit) await connection.query('commit');
+    else if (!broken) await connection.query('rollback');
+    return commit;
+  } catch (error) {
+    if (!broken) await connection.query('rollback').catch(() => (broken = true));
+    throw error;
+  } finally {
+    connection.release(broken);
   }
 }

@@ -4,14 +4,14 @@ import { reprojectToWgs84, type DetectedCrs } from '../imports/crs.ts';
 import type { CsvLayout } from '../imports/sources/csv.ts';
 import { recordReader } from '../imports/sources/index.ts';
 import { serveBatches } from '../imports/workers.ts';
-import { checkPipes, type CheckedPipes } from './rows.ts';
+import { checkPipes, type CheckedPipes, type PipeTarget } from './rows.ts';
 
 export interface PipeWorkerInit {
   format: 'csv' | 'geojson';
   layout?: CsvLayout;
   options: PipeImportStart;
   crs: DetectedCrs;
-  jobId: number;
+  target: PipeTarget;
 }
 
 /** A batch of records, and whether the import has failed already (then nothing is staged). */
@@ -29,7 +29,7 @@ serveBatches((init: PipeWorkerInit) => {
       records.map((record, i) => featureOf(record, firstRow + i)),
       init.options,
       reproject,
-      init.jobId,
+      init.target,
       failed,
     );
 });

@@ -343,4 +343,26 @@ describe('pipe imports of a big file (read by worker threads)', () => {
     expect(await pipe(api, 'CSV-2')).toMatchObject({ networkType: 'drainage' });
     expect(await pipeCount(api)).toBe(before + 14);
   });
+
+  it('replacing a network: a file with an id twice or a bad feature changes nothing; a good one replaces it whole', async () => {
+    const api = as(threaded.app, await login(threaded.app, 'both'), threaded.ids.gas);
+    const before = await pipeCount(api);
+    const line = { type: 'LineString', coordinates: [[120.21, 30.21], [120.211, 30.21]] };
+    const feature = (id: string, type = 'gas') => ({ type: 'Feature', properties: { id, type }, geometry: line });
+    const twice = await importFile(api, 'twice.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature('R-1'), feature('R-2'), feature('R-1'), feature('R-2'), feature('R-3')] }), { mode: 'replace' }, threaded);
+    expect(twice).toMatchObject({ status: 'failed', problemCount: 2 });
+    expect(twice.problems).toEqual([
+      { row: 1, featureId: 'R-1', field: 'pipeId', reason: 'pipe id R-1 is in the file more than once' },
+      { row: 2, featureId: 'R-2', field: 'pipeId', reason: 'pipe id R-2 is in the file more than once' },
+    ]);
+    const bad = await importFile(api, 'bad.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature('R-1'), feature('R-1'), feature('R-9', 'oil')] }), { mode: 'replace' }, threaded);
+    expect(bad.problems).toEqual([{ row: 3, featureId: 'R-9', field: 'networkType (type)', reason: '"oil" is not a network type (water, gas, drainage, heat, power, telecom)' }]);
+    expect(await pipeCount(api)).toBe(before);
+    expect(await pipeCount(api, 'R-')).toBe(0);
+
+    const good = await importFile(api, 'good.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature('R-1'), feature('R-2')] }), { mode: 'replace' }, threaded);
+    expect(good).toMatchObject({ status: 'succeeded', rowsRead: 2, rowsWritten: 2, result: { inserted: 2, updated: 0, deleted: before } });
+    expect(good.result!.extent![0]).toBeCloseTo(120.21, 6);
+    expect(await pipeCount(api)).toBe(2);
+  });
 });

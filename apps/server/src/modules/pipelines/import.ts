@@ -1,9 +1,9 @@
 import { getTableColumns, sql, eq } from 'drizzle-orm';
 import type { PipeImportField, PipeImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { copyBinaryInto } from '../../db/copy.ts';
+import { copyBinaryInto, copyTransaction, isServerDatabase } from '../../db/copy.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
+import { importJobs, pipeCounts, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import {
   MAX_PROBLEMS,
@@ -17,12 +17,13 @@ import {
   type ImportLimits,
 } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
-import type { SourceFeature } from '../imports/sources/index.ts';
+import type { Source, SourceFeature } from '../imports/sources/index.ts';
+import type { DetectedCrs, Reproject } from '../imports/crs.ts';
 import { WorkerPool } from '../imports/workers.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import type { PipeWorkerBatch, PipeWorkerInit } from './import-worker.ts';
-import { checkPipes, STAGED_COLUMNS, type CheckedPipes } from './rows.ts';
+import { checkPipes, NETWORK_COLUMNS, STAGED_COLUMNS, type CheckedPipes, type PipeTarget } from './rows.ts';
 
 /** Field names utilities use for our attributes (English, Chinese, and pinyin initials of Chinese surveys). */
 const FIELD_NAMES: Record<PipeImportField, string[]> = {
@@ -109,75 +110,173 @@ async function clearStaged(db: Db, jobId: number) {
   await db.delete(pipeImportRows).where(eq(pipeImportRows.jobId, jobId));
 }
 
+/** What reading a file has found so far: rows read, problems; progress reported as it goes. */
+class Reading {
+  rowsRead = 0;
+  problems: ImportProblemRecord[] = [];
+  problemCount = 0;
+  private reportedAt = Date.now();
+
+  constructor(
+    private readonly db: Db,
+    private readonly job: ImportJob,
+    private readonly source: Source,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  add(problems: ImportProblemRecord[], count: number) {
+    this.problemCount += count;
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(...problems.slice(0, MAX_PROBLEMS - this.problems.length));
+  }
+
+  async take(batch: CheckedPipes) {
+    this.rowsRead += batch.rowsRead;
+    this.add(batch.problems, batch.problemCount);
+    if (Date.now() - this.reportedAt > PROGRESS_EVERY_MS) {
+      if (this.signal.aborted) throw new JobInterrupted();
+      this.reportedAt = Date.now();
+      await reportProgress(this.db, this.job.id, { progress: Math.min(this.source.progress(), 0.99), rowsRead: this.rowsRead });
+    }
+  }
+}
+
 /**
- * Reads the whole file, checks every feature and stages the good ones; any problem fails the job
- * with its report and nothing is written; otherwise the staged rows go in together.
+ * The file's features checked in batches, in file order: by worker threads for a big file (this
+ * thread only splits it), else here. `failed` says whether rows are still worth encoding.
+ */
+async function* checkedBatches(source: Source, options: PipeImportStart, reproject: Reproject, crs: DetectedCrs, target: PipeTarget, big: boolean, failed: () => boolean): AsyncGenerator<CheckedPipes> {
+  const parallel = source.recordBatches && (source.format === 'geojson' || (source.format === 'csv' && source.layout));
+  if (parallel && big) {
+    const init: PipeWorkerInit = { format: source.format as 'csv' | 'geojson', layout: source.layout, options, crs, target };
+    const pool = new WorkerPool<PipeWorkerBatch, CheckedPipes>(new URL('./import-worker.ts', import.meta.url), init);
+    try {
+      const ahead: Promise<CheckedPipes>[] = [];
+      for await (const { firstRow, records } of source.recordBatches!(BATCH_ROWS)) {
+        ahead.push(pool.run({ firstRow, records, failed: failed() }));
+        if (ahead.length > BATCHES_AHEAD) yield await ahead.shift()!;
+      }
+      while (ahead.length) yield await ahead.shift()!;
+    } finally {
+      await pool.close();
+    }
+    return;
+  }
+  let features: SourceFeature[] = [];
+  for await (const feature of source.features()) {
+    features.push(feature);
+    if (features.length === BATCH_ROWS) yield checkPipes(features, options, reproject, target, failed()), (features = []);
+  }
+  yield checkPipes(features, options, reproject, target, failed());
+}
+
+/**
+ * Staged: every checked row goes into the staging table as it is read; when the whole file is
+ * good (ids too: twice in the file, or already in the network when adding), the staged rows go in
+ * together (writeStaged).
+ */
+async function importStaged(db: Db, job: ImportJob, options: PipeImportStart, reading: Reading, batches: (target: PipeTarget, failed: () => boolean) => AsyncGenerator<CheckedPipes>, signal: AbortSignal) {
+  const staging = await copyBinaryInto(db, 'pipe_import_rows', STAGED_COLUMNS);
+  try {
+    for await (const batch of batches({ jobId: job.id }, () => reading.problemCount > 0)) {
+      await reading.take(batch);
+      // Once the job fails, staging is wasted work.
+      if (reading.problemCount === 0 && batch.rows.length) await staging.writeRows(batch.rows);
+    }
+  } catch (error) {
+    await staging.abort();
+    throw error;
+  }
+  if (reading.problemCount === 0) await staging.end();
+  else await staging.abort();
+  if (reading.rowsRead === 0) reading.add([problem(null, null, null, 'import.noFeatures')], 1);
+  if (reading.problemCount === 0) {
+    const ids = await idProblems(db, job, options.mode);
+    reading.add(ids.problems, ids.count);
+  }
+  if (reading.problemCount > 0) return await markFailed(db, job, reading.problems, reading.problemCount);
+  if (signal.aborted) throw new JobInterrupted();
+  await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: reading.rowsRead });
+  await writeStaged(db, job, options.mode);
+}
+
+/**
+ * Straight into the network (PostgreSQL server, replacing a network or adding to an empty one):
+ * one transaction on a connection of its own takes the rows by COPY as they are read, so the
+ * database keeps its indexes while this side reads on; any problem rolls all of it back, the rest
+ * of the file still read for the report. Ids twice in the file are found here as they come.
+ */
+async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, reading: Reading, batches: (target: PipeTarget, failed: () => boolean) => AsyncGenerator<CheckedPipes>, signal: AbortSignal) {
+  const firstRows = new Map<string, number>();
+  const duplicates: ImportProblemRecord[] = [];
+  let duplicateCount = 0;
+  const failed = () => reading.problemCount + duplicateCount > 0;
+  let extent: [number, number, number, number] | null = null;
+  let count = 0;
+  let deleted = 0;
+  const committed = await copyTransaction(db, async (tx, copyBinary) => {
+    if (options.mode === 'replace') {
+      const gone = (await tx.execute(sql`with gone as (delete from pipes where enterprise_id = ${job.enterpriseId} returning 1) select count(*)::int as count from gone`)) as unknown as Counted;
+      deleted = gone.rows[0].count;
+    }
+    const copy = await copyBinary('pipes', NETWORK_COLUMNS);
+    let writing = true;
+    const stop = async () => {
+      if (writing) await copy.abort();
+      writing = false;
+    };
+    try {
+      for await (const batch of batches({ enterpriseId: job.enterpriseId }, failed)) {
+        await reading.take(batch);
+        batch.pipeIds.forEach((pipeId, i) => {
+          const first = firstRows.get(pipeId);
+          if (first === undefined) firstRows.set(pipeId, batch.rowNumbers[i]);
+          else if (first > 0) {
+            // Said once per id, at its first row (a negative row: said already).
+            duplicateCount++;
+            if (duplicates.length < MAX_PROBLEMS) duplicates.push(problem(first, pipeId, 'pipeId', 'import.duplicateInFile', { pipeId }));
+            firstRows.set(pipeId, -first);
+          }
+        });
+        count += batch.pipeIds.length;
+        if (batch.bounds) extent = extent ? [Math.min(extent[0], batch.bounds[0]), Math.min(extent[1], batch.bounds[1]), Math.max(extent[2], batch.bounds[2]), Math.max(extent[3], batch.bounds[3])] : batch.bounds;
+        if (failed()) await stop();
+        else if (batch.rows.length) await copy.writeRows(batch.rows);
+      }
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    if (reading.rowsRead === 0) reading.add([problem(null, null, null, 'import.noFeatures')], 1);
+    // As staged: the ids are judged once every row is good.
+    if (reading.problemCount === 0) reading.add(duplicates.sort((a, b) => a.row! - b.row!), duplicateCount);
+    if (reading.problemCount > 0) return await stop(), false;
+    await copy.end();
+    if (signal.aborted) throw new JobInterrupted();
+    await bumpPipesVersion(tx, job.enterpriseId);
+    await tx
+      .update(importJobs)
+      .set({ status: 'succeeded', progress: 1, rowsRead: reading.rowsRead, rowsWritten: count, result: { inserted: count, updated: 0, deleted, extent }, finishedAt: new Date(), heartbeatAt: new Date() })
+      .where(eq(importJobs.id, job.id));
+    return true;
+  });
+  if (!committed) await markFailed(db, job, reading.problems, reading.problemCount);
+}
+
+/**
+ * Reads the whole file and checks every feature; any problem fails the job with its report and
+ * nothing is written; otherwise all of its pipes go in together.
  */
 async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, options: PipeImportStart, signal: AbortSignal) {
-  const problems: ImportProblemRecord[] = [];
-  let problemCount = 0;
   try {
     await runImportJob(db, limits, job, options.srid, async (source, reproject, crs) => {
-      // The checked rows go into the staging table by binary COPY as they are read (db/copy.ts).
-      const staging = await copyBinaryInto(db, 'pipe_import_rows', STAGED_COLUMNS);
-      let rowsRead = 0;
-      let reportedAt = Date.now();
-      const take = async (batch: CheckedPipes) => {
-        rowsRead += batch.rowsRead;
-        problemCount += batch.problemCount;
-        if (problems.length < MAX_PROBLEMS) problems.push(...batch.problems.slice(0, MAX_PROBLEMS - problems.length));
-        // Once the job fails, staging is wasted work.
-        if (problemCount === 0 && batch.rows.length) await staging.writeRows(batch.rows);
-        if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-          if (signal.aborted) throw new JobInterrupted();
-          reportedAt = Date.now();
-          await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead });
-        }
-      };
+      const reading = new Reading(db, job, source, signal);
+      const batches = (target: PipeTarget, failed: () => boolean) => checkedBatches(source, options, reproject, crs, target, job.fileSize >= limits.parallelFromBytes, failed);
       try {
-        const parallel = source.recordBatches && (source.format === 'geojson' || (source.format === 'csv' && source.layout));
-        if (parallel && job.fileSize >= limits.parallelFromBytes) {
-          // A big file: worker threads parse and check its features, in order, a few batches ahead;
-          // this thread splits the file and writes by COPY.
-          const init: PipeWorkerInit = { format: source.format as 'csv' | 'geojson', layout: source.layout, options, crs, jobId: job.id };
-          const pool = new WorkerPool<PipeWorkerBatch, CheckedPipes>(new URL('./import-worker.ts', import.meta.url), init);
-          try {
-            const ahead: Promise<CheckedPipes>[] = [];
-            for await (const { firstRow, records } of source.recordBatches!(BATCH_ROWS)) {
-              ahead.push(pool.run({ firstRow, records, failed: problemCount > 0 }));
-              if (ahead.length > BATCHES_AHEAD) await take(await ahead.shift()!);
-            }
-            while (ahead.length) await take(await ahead.shift()!);
-          } finally {
-            await pool.close();
-          }
-        } else {
-          let features: SourceFeature[] = [];
-          for await (const feature of source.features()) {
-            features.push(feature);
-            if (features.length === BATCH_ROWS) await take(checkPipes(features, options, reproject, job.id, problemCount > 0)), (features = []);
-          }
-          await take(checkPipes(features, options, reproject, job.id, problemCount > 0));
-        }
-      } catch (error) {
-        await staging.abort();
-        throw error;
-      }
-      if (problemCount === 0) await staging.end();
-      else await staging.abort();
-      if (rowsRead === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
-      if (problemCount === 0) {
-        const ids = await idProblems(db, job, options.mode);
-        problems.push(...ids.problems);
-        problemCount += ids.count;
-      }
-      if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
-      if (signal.aborted) throw new JobInterrupted();
-      await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead });
-      try {
-        await writeStaged(db, job, options.mode);
+        const direct = isServerDatabase(db) && (options.mode === 'replace' || (options.mode === 'append' && (await networkSize(db, job.enterpriseId)) === 0));
+        await (direct ? importDirect : importStaged)(db, job, options, reading, batches, signal);
         // Fresh statistics at once, so the list and the tiles plan for the new network size.
-        if (rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze pipes`);
+        const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
+        if (ended?.status === 'succeeded' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze pipes`);
       } catch (error) {
         // Another writer added one of these ids since they were checked.
         if (!uniqueViolation(error)) throw error;
@@ -187,6 +286,12 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
   } finally {
     await clearStaged(db, job.id).catch(() => {});
   }
+}
+
+/** How many pipes the enterprise has (from the kept counts). */
+async function networkSize(db: Db, enterpriseId: number): Promise<number> {
+  const [row] = await db.select({ pipes: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::float8` }).from(pipeCounts).where(eq(pipeCounts.enterpriseId, enterpriseId));
+  return Number(row?.pipes ?? 0);
 }
 
 /** The mapping step's answer: checks it against the file's fields and starts the job in the background. */

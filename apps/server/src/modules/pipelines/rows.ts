@@ -139,38 +139,62 @@ const stagedFields = Object.entries(getTableColumns(pipeImportRows)).map(([key, 
   if (!write) throw new Error(`no binary COPY writer for ${column.name} (${column.getSQLType()})`);
   return { key, name: column.name, write };
 });
-/** The staging table's columns, in the order stagePipe writes them. */
+const attributeFields = stagedFields.filter((field) => field.key !== 'jobId' && field.key !== 'row');
+/** The staging table's columns, in the order copyRow writes them for staging. */
 export const STAGED_COLUMNS = stagedFields.map((field) => field.name);
+/** The network's columns a new pipe is written with (the rest are made by the database), in the order copyRow writes them for the network. */
+export const NETWORK_COLUMNS = ['enterprise_id', ...attributeFields.map((field) => field.name)];
 
-/** A checked row as a row of the staging table's binary COPY. */
-export function stagePipe(rows: BinaryRows, jobId: number, row: StagedRow) {
-  rows.row(stagedFields.length);
-  for (const { key, write } of stagedFields) {
-    const value = key === 'jobId' ? jobId : row[key as keyof StagedRow];
+/** Where checked rows go: the staging table (with their job) or straight into an enterprise's network. */
+export type PipeTarget = { jobId: number } | { enterpriseId: number };
+
+/** A checked row as a row of a binary COPY into its target. */
+function copyRow(rows: BinaryRows, target: PipeTarget, row: StagedRow) {
+  const fields = 'jobId' in target ? stagedFields : attributeFields;
+  rows.row(fields.length + ('jobId' in target ? 0 : 1));
+  if ('enterpriseId' in target) rows.int4(target.enterpriseId);
+  for (const { key, write } of fields) {
+    const value = key === 'jobId' ? (target as { jobId: number }).jobId : row[key as keyof StagedRow];
     if (value === null || value === undefined) rows.nothing();
     else write(rows, value);
   }
 }
 
-/** A batch of features checked: the good rows as staging COPY rows (none once a problem was found), and the problems. */
+/**
+ * A batch of features checked: the good rows as binary COPY rows for the target (none once a
+ * problem was found), their pipe ids and row numbers, their bounds, and the problems.
+ */
 export interface CheckedPipes {
   rows: Uint8Array;
+  pipeIds: string[];
+  rowNumbers: number[];
+  bounds: [number, number, number, number] | null;
   rowsRead: number;
   problems: ImportProblemRecord[];
   problemCount: number;
 }
 
-/** Checks features of a file as pipes; `failed` says the import has failed already (its rows are no longer staged). */
-export function checkPipes(features: SourceFeature[], options: PipeImportStart, reproject: Reproject, jobId: number, failed: boolean): CheckedPipes {
-  const staged = new BinaryRows();
-  const checked: CheckedPipes = { rows: new Uint8Array(0), rowsRead: features.length, problems: [], problemCount: 0 };
+/** Checks features of a file as pipes; `failed` says the import has failed already (its rows are no longer written). */
+export function checkPipes(features: SourceFeature[], options: PipeImportStart, reproject: Reproject, target: PipeTarget, failed: boolean): CheckedPipes {
+  const written = new BinaryRows();
+  const checked: CheckedPipes = { rows: new Uint8Array(0), pipeIds: [], rowNumbers: [], bounds: null, rowsRead: features.length, problems: [], problemCount: 0 };
   for (const feature of features) {
     const result = pipeFromFeature(feature, options, reproject);
     if ('problems' in result) {
       checked.problemCount += result.problems.length;
       if (checked.problems.length < MAX_PROBLEMS) checked.problems.push(...result.problems);
-    } else if (!failed && checked.problemCount === 0) stagePipe(staged, jobId, result.row);
+      continue;
+    }
+    const { row } = result;
+    checked.pipeIds.push(row.pipeId);
+    checked.rowNumbers.push(row.row);
+    const b = (checked.bounds ??= [row.minx, row.miny, row.maxx, row.maxy]);
+    if (row.minx < b[0]) b[0] = row.minx;
+    if (row.miny < b[1]) b[1] = row.miny;
+    if (row.maxx > b[2]) b[2] = row.maxx;
+    if (row.maxy > b[3]) b[3] = row.maxy;
+    if (!failed && checked.problemCount === 0) copyRow(written, target, row);
   }
-  if (checked.problemCount === 0) checked.rows = staged.take();
+  if (checked.problemCount === 0) checked.rows = written.take();
   return checked;
 }
