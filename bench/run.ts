@@ -45,6 +45,8 @@ import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
 const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
+/** Which parts run (all by default): console, api, settlement, construction, risk; the pipe parts (import, list, tiles) always do. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,settlement,construction,risk').split(','));
 
 
 /** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
@@ -202,7 +204,7 @@ async function main() {
   };
   try {
     say(`Pipe network benchmark: ${PIPES.toLocaleString('en')} segments (node ${process.version}, ${process.platform})`);
-    await measureConsoleWeight(say);
+    if (PARTS.has('console')) await measureConsoleWeight(say);
     const city = generateCity({ pipes: PIPES });
     const file = join(dir, 'network.geojson');
     await writeGeoJson(file, city.pipes);
@@ -212,20 +214,22 @@ async function main() {
     // 0. The API with the demo network (what `npm start` seeds: 20,000 segments).
     const [load1, load5] = (await import('node:os')).loadavg();
     say(`\nAPI at ${CONNECTIONS} connections, signed in (permissions, project list with figures, pipe list page, cached tile), machine load ${load1.toFixed(2)} / ${load5.toFixed(2)} (1 / 5 min)`);
-    const hello = await startHelloWorld();
-    try {
-      const demoPglite = await startConsoleServer({ dataDir: join(dir, 'demo-pglite') });
-      await apiUnderLoad(demoPglite, hello, 'demo 20,000, PGlite    ', say).finally(() => demoPglite.stop());
-      const demoDatabase = await emptyServerDatabase();
-      const demoServer = await startConsoleServer({ dataDir: join(dir, 'demo-pg'), databaseUrl: demoDatabase.url });
-      await apiUnderLoad(demoServer, hello, 'demo 20,000, PostgreSQL', say).finally(() => demoServer.stop());
-      await demoDatabase.drop();
-    } finally {
-      await hello.stop();
+    if (PARTS.has('api')) {
+      const hello = await startHelloWorld();
+      try {
+        const demoPglite = await startConsoleServer({ dataDir: join(dir, 'demo-pglite') });
+        await apiUnderLoad(demoPglite, hello, 'demo 20,000, PGlite    ', say).finally(() => demoPglite.stop());
+        const demoDatabase = await emptyServerDatabase();
+        const demoServer = await startConsoleServer({ dataDir: join(dir, 'demo-pg'), databaseUrl: demoDatabase.url });
+        await apiUnderLoad(demoServer, hello, 'demo 20,000, PostgreSQL', say).finally(() => demoServer.stop());
+        await demoDatabase.drop();
+      } finally {
+        await hello.stop();
+      }
     }
 
     // 1. Imports.
-    say('\nImport (job: stream, check, stage, write in one transaction)');
+    say('\nImport (job: read, check in worker threads, write by COPY in one transaction; replace mode)');
     const embedded = await freshDatabase('pglite', dir);
     await seedDemo(embedded.database.db, { cityPipes: 200 });
     const onPglite = await importNetwork(embedded.database, dir, file, 1);
@@ -234,7 +238,7 @@ async function main() {
     await embedded.database.db.execute(sql`vacuum analyze`);
     await embedded.drop();
     const millionApi: string[] = [];
-    {
+    if (PARTS.has('api')) {
       // The same embedded database, now holding the whole network, served by the real server.
       const hello = await startHelloWorld();
       const server = await startConsoleServer({ dataDir: dir });
@@ -317,7 +321,7 @@ async function main() {
             : ' | PostGIS: skipped (not installed)'),
       );
     }
-    {
+    if (PARTS.has('api')) {
       const hello = await startHelloWorld();
       const api = await startConsoleServer({ dataDir: join(dir, 'api-pg'), databaseUrl: server.url });
       await apiUnderLoad(api, hello, `${rows.toLocaleString('en')}, PostgreSQL`, (line) => millionApi.push(line)).finally(async () => {
@@ -330,9 +334,9 @@ async function main() {
     await server.drop();
 
     // 4. Settlement: ingest and the pipe-point join.
-    await benchSettlement(say);
-    await benchConstruction(say);
-    await benchPipeRisk(say);
+    if (PARTS.has('settlement')) await benchSettlement(say);
+    if (PARTS.has('construction')) await benchConstruction(say);
+    if (PARTS.has('risk')) await benchPipeRisk(say);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
