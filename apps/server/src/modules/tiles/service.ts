@@ -1,6 +1,7 @@
-import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { BBox } from '@console/contract';
 import type { Db } from '../../db/client.ts';
+import { intBytes, packedBytes, PackedRows, textBytes, withLength } from '../../db/packed.ts';
 import { basemapFeatures, enterprises, pipeRisks, pipes } from '../../db/schema.ts';
 import { scaleConditionAt } from '../../geo/pipeScales.ts';
 import { encodeTile, TILE_EXTENT, tileBBox, tileFeatures, TileLineCutter, type TileGrid } from '../../geo/tiles.ts';
@@ -33,9 +34,6 @@ class TileCache {
 
 const cache = new TileCache(5000);
 
-/** The one bytea a packed query returns (null when no row matched). */
-const packedBytes = (result: unknown): Uint8Array => (result as { rows: { rows: Uint8Array | null }[] }).rows[0]?.rows ?? new Uint8Array(0);
-
 /** Forgets every made tile (benchmarks measure cold tiles). */
 export const clearTileCache = () => cache.clear();
 
@@ -47,57 +45,6 @@ export async function pipesVersion(db: Db, enterpriseId: number): Promise<number
 /** Marks the enterprise's pipe tiles stale; call after any change to its pipes. */
 export async function bumpPipesVersion(db: Db, enterpriseId: number) {
   await db.update(enterprises).set({ pipesVersion: sql`${enterprises.pipesVersion} + 1` }).where(eq(enterprises.id, enterpriseId));
-}
-
-/** SQL: a text value as a 4-byte length (-1: null) and its UTF-8 bytes. */
-const textBytes = (value: SQL) => sql`coalesce(int4send(octet_length(${value})) || convert_to(${value}, 'UTF8'), '\\xffffffff'::bytea)`;
-/** SQL: a whole number (-1: null; the numbers sent this way are never negative). */
-const intBytes = (value: SQL) => sql`int4send(coalesce(${value}, -1))`;
-/** SQL: bytes after their 4-byte length. */
-const withLength = (value: SQL) => sql`int4send(length(${value})) || ${value}`;
-
-/** Reads the rows a tile query packed into one bytea (one value back instead of a row per pipe). */
-class PackedRows {
-  private readonly view: DataView;
-  private readonly text: Buffer;
-  offset = 0;
-
-  constructor(readonly bytes: Uint8Array) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-
-  get done() {
-    return this.offset >= this.bytes.byteLength;
-  }
-
-  int(): number | null {
-    const value = this.view.getInt32(this.offset);
-    this.offset += 4;
-    return value === -1 ? null : value;
-  }
-
-  bigint(): number {
-    const value = this.view.getUint32(this.offset) * 2 ** 32 + this.view.getUint32(this.offset + 4);
-    this.offset += 8;
-    return value;
-  }
-
-  string(): string | null {
-    const length = this.int();
-    if (length === null) return null;
-    const value = this.text.toString('utf8', this.offset, this.offset + length);
-    this.offset += length;
-    return value;
-  }
-
-  /** Where the next length-prefixed bytes are, skipped over. */
-  span(): [number, number] {
-    const length = this.int()!;
-    const start = this.offset;
-    this.offset += length;
-    return [start, length];
-  }
 }
 
 const pipeTileKey = (enterpriseId: number, version: number, grid: TileGrid, z: number, x: number, y: number) => `${enterpriseId}:${version}:${grid}/${z}/${x}/${y}`;
