@@ -1,4 +1,4 @@
-import { getTableColumns, sql, eq } from 'drizzle-orm';
+import { sql, eq } from 'drizzle-orm';
 import type { PipeImportField, PipeImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { copyBinaryInto, copyTransaction, isServerDatabase } from '../../db/copy.ts';
@@ -23,7 +23,7 @@ import { WorkerPool } from '../imports/workers.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import type { PipeWorkerBatch, PipeWorkerInit } from './import-worker.ts';
-import { checkPipes, NETWORK_COLUMNS, STAGED_COLUMNS, type CheckedPipes, type PipeTarget } from './rows.ts';
+import { ATTRIBUTE_COLUMNS, checkPipes, NETWORK_COLUMNS, STAGED_COLUMNS, type CheckedPipes, type PipeTarget } from './rows.ts';
 
 /** Field names utilities use for our attributes (English, Chinese, and pinyin initials of Chinese surveys). */
 const FIELD_NAMES: Record<PipeImportField, string[]> = {
@@ -46,11 +46,8 @@ const BATCH_ROWS = 2000;
 const BATCHES_AHEAD = 4;
 const ANALYZE_AFTER_ROWS = 10_000;
 
-const attributeColumns = Object.values(getTableColumns(pipeImportRows))
-  .map((column) => column.name)
-  .filter((name) => name !== 'job_id' && name !== 'row');
-const columnList = sql.raw(attributeColumns.map((name) => `"${name}"`).join(', '));
-const updateList = sql.raw([...attributeColumns.filter((name) => name !== 'pipe_id').map((name) => `"${name}" = excluded."${name}"`), 'updated_at = now()'].join(', '));
+const columnList = sql.raw(ATTRIBUTE_COLUMNS.map((name) => `"${name}"`).join(', '));
+const updateList = sql.raw([...ATTRIBUTE_COLUMNS.filter((name) => name !== 'pipe_id').map((name) => `"${name}" = excluded."${name}"`), 'updated_at = now()'].join(', '));
 
 type Counted = { rows: { count: number }[] };
 

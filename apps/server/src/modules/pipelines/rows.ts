@@ -142,8 +142,10 @@ const stagedFields = Object.entries(getTableColumns(pipeImportRows)).map(([key, 
 const attributeFields = stagedFields.filter((field) => field.key !== 'jobId' && field.key !== 'row');
 /** The staging table's columns, in the order copyRow writes them for staging. */
 export const STAGED_COLUMNS = stagedFields.map((field) => field.name);
+/** A pipe's own columns (what a file gives, and what is made from it). */
+export const ATTRIBUTE_COLUMNS = attributeFields.map((field) => field.name);
 /** The network's columns a new pipe is written with (the rest are made by the database), in the order copyRow writes them for the network. */
-export const NETWORK_COLUMNS = ['enterprise_id', ...attributeFields.map((field) => field.name)];
+export const NETWORK_COLUMNS = ['enterprise_id', ...ATTRIBUTE_COLUMNS];
 
 /** Where checked rows go: the staging table (with their job) or straight into an enterprise's network. */
 export type PipeTarget = { jobId: number } | { enterpriseId: number };
