@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadCache, TtlCache } from './cache.ts';
+import { READ_CACHE_ENTRIES, ReadCache, TtlCache } from './cache.ts';
 
 type Listener = (change: { enterpriseId: number | null }) => void;
 const feed = () => {
@@ -61,6 +61,18 @@ describe('read cache', () => {
     const third = cache.readCancellable(1, 'list', new AbortController().signal, load);
     finish({ rows: [3] });
     expect((await third).json).toBe('{"rows":[3]}');
+  });
+
+  it('keeps at most READ_CACHE_ENTRIES reads, the oldest going first', async () => {
+    const cache = new ReadCache(feed());
+    let loads = 0;
+    const read = (i: number) => cache.read(1, `page ${i}`, async () => (loads++, { i }));
+    for (let i = 0; i <= READ_CACHE_ENTRIES; i++) await read(i);
+    expect(loads).toBe(READ_CACHE_ENTRIES + 1);
+    await read(READ_CACHE_ENTRIES); // the newest is kept
+    expect(loads).toBe(READ_CACHE_ENTRIES + 1);
+    await read(0); // the oldest went
+    expect(loads).toBe(READ_CACHE_ENTRIES + 2);
   });
 
   it('expired entries go as new ones come', async () => {

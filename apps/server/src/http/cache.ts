@@ -60,8 +60,8 @@ export const READ_CACHE_MS = 1_000;
 export class EnterpriseCache<V> {
   private readonly cache: TtlCache<string, V>;
 
-  constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }, ttlMs = READ_CACHE_MS) {
-    this.cache = new TtlCache<string, V>(ttlMs);
+  constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }, ttlMs = READ_CACHE_MS, maxEntries?: number) {
+    this.cache = new TtlCache<string, V>(ttlMs, maxEntries);
     changes.on(({ enterpriseId }) => {
       if (enterpriseId === null) this.cache.clear();
       else this.cache.deleteWhere((key) => key.startsWith(`${enterpriseId}|`));
@@ -77,8 +77,17 @@ export class EnterpriseCache<V> {
   }
 }
 
-/** Reads many users repeat (the project list with its figures), serialized once for all who ask until it changes. */
+/**
+ * Reads many users repeat (the project list with its figures, the pipe list's pages), serialized
+ * once for all who ask until it changes. At most READ_CACHE_ENTRIES of them: a pipe list page may
+ * be 500 rows (~175 KB), so a crowd asking for many different pages holds ~90 MB at the most.
+ */
+export const READ_CACHE_ENTRIES = 500;
 export class ReadCache extends EnterpriseCache<SerializedJson> {
+  constructor(changes: { on(listener: (change: { enterpriseId: number | null }) => void): void }) {
+    super(changes, READ_CACHE_MS, READ_CACHE_ENTRIES);
+  }
+
   read(enterpriseId: number, key: string, load: () => Promise<unknown>): Promise<SerializedJson> {
     return this.get(enterpriseId, key, async () => new SerializedJson(JSON.stringify(await load())));
   }

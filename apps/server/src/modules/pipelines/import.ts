@@ -3,7 +3,7 @@ import type { PipeImportField, PipeImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { copyBinaryInto, copyTransaction, isServerDatabase } from '../../db/copy.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { importJobs, pipeCounts, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
+import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import {
   MAX_PROBLEMS,
@@ -22,6 +22,7 @@ import type { DetectedCrs, Reproject } from '../imports/crs.ts';
 import { WorkerPool } from '../imports/workers.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
+import { keptPipeCount } from './service.ts';
 import type { PipeWorkerBatch, PipeWorkerInit } from './import-worker.ts';
 import { ATTRIBUTE_COLUMNS, checkPipes, NETWORK_COLUMNS, STAGED_COLUMNS, type CheckedPipes, type PipeTarget } from './rows.ts';
 
@@ -269,7 +270,7 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
       const reading = new Reading(db, job, source, signal);
       const batches = (target: PipeTarget, failed: () => boolean) => checkedBatches(source, options, reproject, crs, target, job.fileSize >= limits.parallelFromBytes, failed);
       try {
-        const direct = isServerDatabase(db) && (options.mode === 'replace' || (options.mode === 'append' && (await networkSize(db, job.enterpriseId)) === 0));
+        const direct = isServerDatabase(db) && (options.mode === 'replace' || (options.mode === 'append' && (await keptPipeCount(db, job.enterpriseId)) === 0));
         await (direct ? importDirect : importStaged)(db, job, options, reading, batches, signal);
         // Fresh statistics at once, so the list and the tiles plan for the new network size.
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
@@ -283,12 +284,6 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
   } finally {
     await clearStaged(db, job.id).catch(() => {});
   }
-}
-
-/** How many pipes the enterprise has (from the kept counts). */
-async function networkSize(db: Db, enterpriseId: number): Promise<number> {
-  const [row] = await db.select({ pipes: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::float8` }).from(pipeCounts).where(eq(pipeCounts.enterpriseId, enterpriseId));
-  return Number(row?.pipes ?? 0);
 }
 
 /** The mapping step's answer: checks it against the file's fields and starts the job in the background. */

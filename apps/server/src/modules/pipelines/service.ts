@@ -55,6 +55,15 @@ const selectPipes = (db: Db, where: SQL | undefined, order: 'asc' | 'desc', limi
     .limit(limit)
     .offset(offset);
 
+/** How many pipes the enterprise has (of a network type, of a material), from the kept counts: one small read at any size. */
+export async function keptPipeCount(db: Db, enterpriseId: number, only: { networkType?: string; material?: string } = {}): Promise<number> {
+  const groups: SQL[] = [eq(pipeCounts.enterpriseId, enterpriseId)];
+  if (only.networkType) groups.push(eq(pipeCounts.networkType, only.networkType));
+  if (only.material) groups.push(eq(pipeCounts.material, only.material));
+  const [{ total }] = await db.select({ total: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::float8` }).from(pipeCounts).where(and(...groups));
+  return Number(total);
+}
+
 /**
  * How many pipes match: from the maintained counts when only the network type and material
  * narrow the list (exact at any size), otherwise counted up to EXACT_LIST_LIMIT and "more" past it.
@@ -62,13 +71,7 @@ const selectPipes = (db: Db, where: SQL | undefined, order: 'asc' | 'desc', limi
 async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where: SQL): Promise<{ total: number; totalExact: boolean }> {
   const onlyCountedFilters =
     !q.keyword && q.diameterMin === undefined && q.diameterMax === undefined && q.installYearMin === undefined && q.installYearMax === undefined && q.projectId === undefined;
-  if (onlyCountedFilters) {
-    const groups: SQL[] = [eq(pipeCounts.enterpriseId, enterpriseId)];
-    if (q.networkType) groups.push(eq(pipeCounts.networkType, q.networkType));
-    if (q.material) groups.push(eq(pipeCounts.material, q.material));
-    const [{ total }] = await db.select({ total: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::float8` }).from(pipeCounts).where(and(...groups));
-    return { total: Number(total), totalExact: true };
-  }
+  if (onlyCountedFilters) return { total: await keptPipeCount(db, enterpriseId, q), totalExact: true };
   const counted = (await db.execute(sql`select count(*)::int as "count" from (select 1 from ${pipes} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`)) as unknown as { rows: { count: number }[] };
   const count = Number(counted.rows[0].count);
   return count > EXACT_LIST_LIMIT ? { total: EXACT_LIST_LIMIT, totalExact: false } : { total: count, totalExact: true };
