@@ -7,8 +7,8 @@
  *  1. importing a generated GeoJSON through the import job (rows/s, peak memory), on embedded PGlite
  *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
  *  2. the pipe list's requests over that network on PostgreSQL (keyset pages, keyword, filters);
- *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network, cold (no tile cache),
- *     against the same tiles made by PostGIS ST_AsMVT in the same run;
+ *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network with its risk assessed,
+ *     cold (no tile cache), against the same tiles made by PostGIS ST_AsMVT in the same run;
  *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts);
  *  5. construction sites measured against the pipes, against PostGIS geography, with a check (bench/construction.ts);
  *  6. composite pipe risk over the network on PGlite against PostgreSQL (bench/pipeRisk.ts).
@@ -32,7 +32,8 @@ import { startPipeImport, suggestPipeMapping } from '../apps/server/src/modules/
 import { PIPE_DETAIL_ZOOMS, PIPE_SCALE_CLASS, scaleConditionAt } from '../apps/server/src/geo/pipeScales.ts';
 import { clearTileCache, pipesVersion, pipeTile } from '../apps/server/src/modules/tiles/service.ts';
 import { listPipes } from '../apps/server/src/modules/pipelines/service.ts';
-import { pipeListQuery } from '@console/contract';
+import { DEFAULT_RISK_WEIGHTS, pipeListQuery } from '@console/contract';
+import { assessNetwork } from '../apps/server/src/modules/pipeRisk/assess.ts';
 import { UploadedFile } from '../apps/server/src/http/uploads.ts';
 import { writeGeoJson } from './files.ts';
 import { measureConsoleWeight } from './console.ts';
@@ -269,11 +270,13 @@ async function main() {
     say(`\nPipe list over ${rows.toLocaleString('en')} segments, PostgreSQL, one connection, in process (goal: every request under 50 ms)`);
     await timeLists(server.database.db, 1, say);
 
-    // 2. Tiles over the imported network, on the PostgreSQL server.
-    say(`\nVector tiles (3857, cold: our tile cache emptied before each; in process on one connection, ours and PostGIS alternating; all pipes from z13, mains from z11, trunk mains from z8)`);
-    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILE_SAMPLES)] as const));
+    // 2. Tiles over the imported network, on the PostgreSQL server, with every segment's risk
+    // level as the console has it a quiet minute after an import: the tiles carry it (the risk map).
     const db = server.database.db;
-    await db.execute(sql`analyze pipes`);
+    const assessed = await withPeakMemory(() => assessNetwork(db, 1, DEFAULT_RISK_WEIGHTS));
+    await db.execute(sql`analyze`);
+    say(`\nVector tiles (3857, cold: our tile cache emptied before each; in process on one connection, each side's statements prepared once, ours and PostGIS alternating; all pipes from z13, mains from z11, trunk mains from z8; the risk level of every segment joined from its assessment, made in ${seconds(assessed.ms)})`);
+    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILE_SAMPLES)] as const));
     // The pipes version read once, as the tile route keeps it (it reads it at most once a second).
     const version = await pipesVersion(db, 1);
     const ours = async (z: number, x: number, y: number) => {
@@ -299,14 +302,16 @@ async function main() {
       peer = async (z, x, y) => {
         const scales = scaleConditionAt(z);
         const filter = scales === 'none' ? 'and false' : scales ? `and scale_class ${scales}` : '';
-        const window = `from bench_postgis_pipes where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}`;
-        // Like ours: single pipes with their attributes, but one feature per network and diameter
-        // at the trunk-main (overview) zooms.
+        const window = `from bench_postgis_pipes p left join pipe_risks r on r.pipe_row_id = p.id where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}`;
+        // Like ours: single pipes with their attributes and risk level, but one feature per
+        // network, diameter and risk level at the trunk-main (overview) zooms; a statement
+        // prepared once per zoom class, as ours are.
         const source =
           z < PIPE_DETAIL_ZOOMS.mains
-            ? `select network_type, diameter_mm, ST_AsMVTGeom(ST_Collect(geom), ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window} group by network_type, diameter_mm`
-            : `select id, pipe_id, network_type, material, diameter_mm, install_year, ST_AsMVTGeom(geom, ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window}`;
-        const { rows: [row] } = await client.query(`select ST_AsMVT(q, 'pipes', 4096, 'geom') as tile from (${source}) q`, [z, x, y]);
+            ? `select network_type, diameter_mm, r.level as risk_level, ST_AsMVTGeom(ST_Collect(geom), ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window} group by network_type, diameter_mm, r.level`
+            : `select p.id, pipe_id, network_type, material, diameter_mm, install_year, r.level as risk_level, ST_AsMVTGeom(geom, ST_TileEnvelope($1, $2, $3), 4096, 64, true) as geom ${window}`;
+        const name = `bench-postgis-tile-${scales ?? 'all'}`;
+        const { rows: [row] } = await client.query({ name, text: `select ST_AsMVT(q, 'pipes', 4096, 'geom') as tile from (${source}) q`, values: [z, x, y] });
         return (row.tile as Buffer).length;
       };
     }

@@ -4,20 +4,38 @@
  * per-row protocol message, text parse or row object. The SQL helpers and the reader agree on
  * each field's form (big-endian).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db } from './client.ts';
+import { isServerDatabase } from './copy.ts';
 
-/** SQL: a text value as a 4-byte length (-1: null) and its UTF-8 bytes. */
-export const textBytes = (value: SQL) => sql`coalesce(int4send(octet_length(${value})) || convert_to(${value}, 'UTF8'), '\\xffffffff'::bytea)`;
+/**
+ * SQL: a text value as a 4-byte length (-1: null) and its UTF-8 bytes, by immutable functions only
+ * (a generated column may use no other): the text with its backslashes doubled, decoded as
+ * bytea's escape format, is its bytes in the database's encoding (UTF-8).
+ */
+export const textBytes = (value: SQLWrapper) => sql`coalesce(int4send(octet_length(${value})) || decode(replace(${value}, '\\', '\\\\'), 'escape'), '\\xffffffff'::bytea)`;
 /** SQL: a whole number (-1: null; the numbers sent this way are never negative). */
-export const intBytes = (value: SQL) => sql`int4send(coalesce(${value}, -1))`;
+export const intBytes = (value: SQLWrapper) => sql`int4send(coalesce(${value}, -1))`;
 /** SQL: bytes after their 4-byte length. */
-export const withLength = (value: SQL) => sql`int4send(length(${value})) || ${value}`;
+export const withLength = (value: SQLWrapper) => sql`int4send(length(${value})) || ${value}`;
+
+/** Texts up to this many bytes are made into strings once per reader. */
+const SHORT_TEXT = 24;
+
+function sameBytes(known: Uint8Array, bytes: Uint8Array, start: number) {
+  for (let i = 0; i < known.length; i++) if (known[i] !== bytes[start + i]) return false;
+  return true;
+}
 
 /** Reads the rows a tile query packed into one bytea (one value back instead of a row per pipe). */
 export class PackedRows {
   private readonly view: DataView;
   private readonly text: Buffer;
+  private readonly shortTexts = new Map<number, { value: string; bytes: Uint8Array }>();
   offset = 0;
+  /** The length of the value `skip` skipped over. */
+  length = 0;
 
   constructor(readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -43,9 +61,27 @@ export class PackedRows {
   string(): string | null {
     const length = this.int();
     if (length === null) return null;
-    const value = this.text.toString('utf8', this.offset, this.offset + length);
+    const start = this.offset;
     this.offset += length;
+    if (length > SHORT_TEXT) return this.text.toString('utf8', start, start + length);
+    // Short texts repeat (a network type, a material): each is made once, found by its bytes.
+    let hash = length;
+    for (let i = start; i < start + length; i++) hash = (Math.imul(hash, 31) + this.bytes[i]) | 0;
+    const known = this.shortTexts.get(hash);
+    if (known !== undefined && known.bytes.length === length && sameBytes(known.bytes, this.bytes, start)) return known.value;
+    const value = this.text.toString('utf8', start, start + length);
+    this.shortTexts.set(hash, { value, bytes: this.bytes.slice(start, start + length) });
     return value;
+  }
+
+  /** Skips over the next length-prefixed value (a text or bytes); where its bytes start, or -1 for null (see `length`). */
+  skip(): number {
+    const length = this.int();
+    this.length = length ?? 0;
+    if (length === null) return -1;
+    const start = this.offset;
+    this.offset += length;
+    return start;
   }
 
   /** Where the next length-prefixed bytes are, skipped over. */
@@ -57,5 +93,35 @@ export class PackedRows {
   }
 }
 
-/** The one bytea a packed query returns (null when no row matched). */
+/** The one bytea a packed query returns, in its column "rows" (null when no row matched). */
 export const packedBytes = (result: unknown): Uint8Array => (result as { rows: { rows: Uint8Array | null }[] }).rows[0]?.rows ?? new Uint8Array(0);
+
+/**
+ * A read that returns one packed bytea, its SQL made once with named placeholders. On a
+ * PostgreSQL server it runs as a named prepared statement, parsed and planned once per connection
+ * (planning a tile's query took as long as running it); its plan is then a generic one, so its
+ * conditions must not tempt the planner into an index that is only good for some values. PGlite
+ * runs the same text with its values.
+ */
+export class PackedQuery<Name extends string> {
+  private readonly text: string;
+  private readonly params: unknown[];
+
+  constructor(
+    private readonly name: string,
+    query: SQL,
+  ) {
+    const compiled = new PgDialect().sqlToQuery(query);
+    this.text = compiled.sql;
+    this.params = compiled.params;
+  }
+
+  async run(db: Db, values: Record<Name, unknown>): Promise<Uint8Array> {
+    const params = fillPlaceholders(this.params, values);
+    const client = (db as unknown as { $client: object }).$client;
+    const result = isServerDatabase(db)
+      ? await (client as import('pg').Pool).query({ name: this.name, text: this.text, values: params })
+      : await (client as import('@electric-sql/pglite').PGlite).query(this.text, params);
+    return packedBytes(result);
+  }
+}

@@ -1,4 +1,4 @@
-import { encodeMvt, type MvtFeature, type PropertyValue } from './mvt.ts';
+import { encodeMvt, TileGeometry, type MvtFeature, type PropertyValue } from './mvt.ts';
 import { WORLD_UNITS } from './tileLine.ts';
 import type { BBox } from '@console/contract';
 
@@ -47,11 +47,13 @@ type Point = [number, number];
 /**
  * Cuts polylines (flat tile coordinates) to the box [min, max] on both axes (Liang-Barsky per
  * segment), keeping runs; rounds them to whole tile units and drops repeated points (what a
- * screen pixel cannot show). Parts of fewer than two points are dropped. One per tile, reused.
+ * screen pixel cannot show). Parts of fewer than two points are dropped. One per tile, reused:
+ * the parts go into `geometry`, cleared for each feature.
  */
 class LineClipper {
-  private current: number[] = [];
-  parts: number[][] = [];
+  readonly geometry = new TileGeometry();
+  /** Where the part being cut starts in the geometry. */
+  private partStart = 0;
 
   constructor(
     private readonly min: number,
@@ -61,19 +63,28 @@ class LineClipper {
   private add(x: number, y: number) {
     const rx = Math.round(x);
     const ry = Math.round(y);
-    const current = this.current;
-    const n = current.length;
-    if (n === 0 || current[n - 2] !== rx || current[n - 1] !== ry) current.push(rx, ry);
+    const g = this.geometry;
+    if (g.size === this.partStart || g.xy[g.size - 2] !== rx || g.xy[g.size - 1] !== ry) g.push(rx, ry);
   }
 
   private close() {
-    if (this.current.length >= 4) this.parts.push(this.current);
-    if (this.current.length) this.current = [];
+    const g = this.geometry;
+    if (g.size - this.partStart >= 4) {
+      g.endPart();
+      this.partStart = g.size;
+    } else g.size = this.partStart;
   }
 
-  /** Adds the cut parts of a line of `count` points to `parts`. */
+  /** Starts the next feature's parts. */
+  clear() {
+    this.geometry.clear();
+    this.partStart = 0;
+  }
+
+  /** Adds the cut parts of a line of `count` points to the geometry. */
   clip(points: ArrayLike<number>, count: number) {
     const { min, max } = this;
+    const g = this.geometry;
     for (let i = 1; i < count; i++) {
       const x0 = points[2 * i - 2];
       const y0 = points[2 * i - 1];
@@ -81,41 +92,33 @@ class LineClipper {
       const y1 = points[2 * i + 1];
       // Both ends inside: the segment is kept whole (most segments of a tile).
       if (x0 >= min && x0 <= max && y0 >= min && y0 <= max && x1 >= min && x1 <= max && y1 >= min && y1 <= max) {
-        if (this.current.length === 0) this.add(x0, y0);
+        if (g.size === this.partStart) this.add(x0, y0);
         this.add(x1, y1);
         continue;
       }
       const dx = x1 - x0;
       const dy = y1 - y0;
+      // The four edges as (p, q) pairs: left, right, top, bottom (no closure: this runs per segment).
       let t0 = 0;
       let t1 = 1;
       let visible = true;
-      const edge = (p: number, q: number) => {
+      for (let e = 0; e < 4; e++) {
+        const p = e === 0 ? -dx : e === 1 ? dx : e === 2 ? -dy : dy;
+        const q = e === 0 ? x0 - min : e === 1 ? max - x0 : e === 2 ? y0 - min : max - y0;
         if (p === 0) {
           if (q < 0) visible = false;
         } else if (p < 0) t0 = Math.max(t0, q / p);
         else t1 = Math.min(t1, q / p);
-      };
-      edge(-dx, x0 - min);
-      edge(dx, max - x0);
-      edge(-dy, y0 - min);
-      edge(dy, max - y0);
+      }
       if (!visible || t0 > t1) {
         this.close();
         continue;
       }
-      if (this.current.length === 0) this.add(x0 + t0 * dx, y0 + t0 * dy);
+      if (g.size === this.partStart) this.add(x0 + t0 * dx, y0 + t0 * dy);
       this.add(x0 + t1 * dx, y0 + t1 * dy);
       if (t1 < 1) this.close();
     }
     this.close();
-  }
-
-  /** The parts cut so far, and a fresh start for the next feature. */
-  take(): number[][] {
-    const parts = this.parts;
-    this.parts = [];
-    return parts;
   }
 }
 
@@ -186,7 +189,7 @@ export function tileFeatures(grid: TileGrid, z: number, x: number, y: number, fe
       const lines = (g.type === 'LineString' ? [g.coordinates] : g.coordinates) as number[][][];
       const clipper = new LineClipper(-BUFFER, TILE_EXTENT + BUFFER);
       for (const line of lines) clipper.clip(line.flatMap((p) => toTile(p[0], p[1])), line.length);
-      const parts = clipper.take();
+      const parts = clipper.geometry.parts();
       if (parts.length) out.push({ id: f.id, type: 2, parts, properties: f.properties });
     } else if (g.type === 'Polygon' || g.type === 'MultiPolygon') {
       const polygons = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as number[][][][];
@@ -214,6 +217,8 @@ export function tileFeatures(grid: TileGrid, z: number, x: number, y: number, fe
 export class TileLineCutter {
   private readonly clipper = new LineClipper(-BUFFER, TILE_EXTENT + BUFFER);
   private points = new Float64Array(256);
+  private bytes: Uint8Array | null = null;
+  private view: DataView | null = null;
   private readonly scale: number;
   private readonly rows: number;
 
@@ -228,13 +233,17 @@ export class TileLineCutter {
     this.rows = ny;
   }
 
-  /** The parts of the line held in `bytes` from `offset` for `length` bytes. */
-  cut(bytes: Uint8Array, offset = 0, length = bytes.byteLength - offset): number[][] {
-    const view = new DataView(bytes.buffer, bytes.byteOffset + offset, length);
+  /** The parts of the line held in `bytes` from `offset` for `length` bytes (the geometry is reused by the next cut). */
+  cut(bytes: Uint8Array, offset = 0, length = bytes.byteLength - offset): TileGeometry {
+    // One view for all the lines of a tile's packed rows.
+    if (bytes !== this.bytes) this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.bytes = bytes;
+    const view = this.view!;
+    this.clipper.clear();
     const { scale, grid } = this;
     const left = this.x * TILE_EXTENT;
     const top = this.y * TILE_EXTENT;
-    for (let at = 0; at + 4 <= length; ) {
+    for (let at = offset, stop = offset + length; at + 4 <= stop; ) {
       const count = view.getUint32(at);
       at += 4;
       if (this.points.length < count * 2) this.points = new Float64Array(count * 4);
@@ -250,7 +259,7 @@ export class TileLineCutter {
       }
       this.clipper.clip(points, count);
     }
-    return this.clipper.take();
+    return this.clipper.geometry;
   }
 }
 

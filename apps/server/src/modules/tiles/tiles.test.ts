@@ -95,16 +95,17 @@ describe('vector tiles', () => {
     const url = `/api/tiles/pipes/3857/${z}/${x}/${y}.pbf`;
     const before = decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes;
     expect(before).toBeUndefined();
-    const created = (
-      await admin({
-        method: 'POST',
-        url: '/api/pipelines',
-        payload: { pipeId: 'W-TILE-1', networkType: 'water', diameterMm: 100, geometry: { type: 'LineString', coordinates: [[120.3, 30.3], [120.3001, 30.3001]] } },
-      })
-    ).json().result;
+    // Every attribute as the database packs it with the row (a backslash and Chinese included).
+    const pipe = { pipeId: 'W-TILE\\1-管', networkType: 'water', material: '球墨铸铁 DN', diameterMm: 100, installYear: 1998, geometry: { type: 'LineString', coordinates: [[120.3, 30.3], [120.3001, 30.3001]] } };
+    const created = (await admin({ method: 'POST', url: '/api/pipelines', payload: pipe })).json().result;
     const after = decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes;
     expect(after.length).toBe(1);
-    expect(after.feature(0).properties.pipeId).toBe('W-TILE-1');
+    expect(after.feature(0).id).toBe(created.id);
+    expect(after.feature(0).properties).toEqual({ id: created.id, pipeId: 'W-TILE\\1-管', networkType: 'water', material: '球墨铸铁 DN', diameterMm: 100, installYear: 1998 });
+    // An edit shows at once, its packed attributes made again with the row.
+    await admin({ method: 'PUT', url: `/api/pipelines/${created.id}`, payload: { ...pipe, material: null, installYear: null, diameterMm: 150 } });
+    const edited = decode((await admin({ method: 'GET', url })).rawPayload).layers.pipes;
+    expect(edited.feature(0).properties).toEqual({ id: created.id, pipeId: 'W-TILE\\1-管', networkType: 'water', diameterMm: 150 });
     const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     expect(decode((await gas({ method: 'GET', url })).rawPayload).layers.pipes).toBeUndefined();
     await admin({ method: 'DELETE', url: `/api/pipelines/${created.id}` });
