@@ -42,12 +42,19 @@ function eachPosition(geometry: Geometry, visit: (p: number[]) => void) {
 
 export function bboxOf(geometry: Geometry): BBox {
   const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
-  eachPosition(geometry, (p) => {
+  // A line's box (every pipe of an import) without a closure per call.
+  if (geometry.type === 'LineString') return extendBox(box, geometry.coordinates);
+  eachPosition(geometry, (p) => extendBox(box, [p]));
+  return box;
+}
+
+function extendBox(box: BBox, positions: number[][]): BBox {
+  for (const p of positions) {
     if (p[0] < box[0]) box[0] = p[0];
     if (p[1] < box[1]) box[1] = p[1];
     if (p[0] > box[2]) box[2] = p[0];
     if (p[1] > box[3]) box[3] = p[1];
-  });
+  }
   return box;
 }
 

@@ -2,7 +2,7 @@
 declare module '@mapbox/vector-tile' {
   export class VectorTile {
     constructor(pbf: unknown);
-    layers: Record<string, { length: number; extent: number; feature(i: number): { type: number; properties: Record<string, unknown>; loadGeometry(): { x: number; y: number }[][]; toGeoJSON(x: number, y: number, z: number): { geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> } } }>;
+    layers: Record<string, { length: number; extent: number; feature(i: number): { id?: number; type: number; properties: Record<string, unknown>; loadGeometry(): { x: number; y: number }[][]; toGeoJSON(x: number, y: number, z: number): { geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> } } }>;
   }
 }
 declare module 'pbf' {

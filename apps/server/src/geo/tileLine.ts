@@ -8,13 +8,15 @@
 export const WORLD_UNITS = 2 ** 32;
 const MAX_MERCATOR_LAT = 85.0511287798;
 
-/** [lon, lat] in degrees to the world grid. */
-export function worldUnits(lon: number, lat: number): [number, number] {
+/** A fraction of the world's width or height as whole units of the grid. */
+const unit = (f: number) => Math.min(WORLD_UNITS - 1, Math.max(0, Math.floor(f * WORLD_UNITS)));
+/** A longitude in degrees to the world grid. */
+const worldX = (lon: number) => unit((lon + 180) / 360);
+/** A latitude in degrees to the world grid (Web Mercator). */
+function worldY(lat: number) {
   const clamped = Math.max(-MAX_MERCATOR_LAT, Math.min(MAX_MERCATOR_LAT, lat));
   const sin = Math.sin((clamped * Math.PI) / 180);
-  const fy = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
-  const unit = (f: number) => Math.min(WORLD_UNITS - 1, Math.max(0, Math.floor(f * WORLD_UNITS)));
-  return [unit((lon + 180) / 360), unit(fy)];
+  return unit(0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI));
 }
 
 /** The bytes of a LineString or MultiLineString (WGS84). */
@@ -28,10 +30,9 @@ export function encodeTileLine(geometry: { type: string; coordinates: unknown })
   for (const part of parts) {
     view.setUint32(offset, part.length);
     offset += 4;
-    for (const [lon, lat] of part) {
-      const [x, y] = worldUnits(lon, lat);
-      view.setUint32(offset, x);
-      view.setUint32(offset + 4, y);
+    for (let i = 0; i < part.length; i++) {
+      view.setUint32(offset, worldX(part[i][0]));
+      view.setUint32(offset + 4, worldY(part[i][1]));
       offset += 8;
     }
   }

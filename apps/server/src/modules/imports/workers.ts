@@ -65,6 +65,14 @@ export function serveBatches<Init, Batch, Result>(makeHandler: (init: Init) => (
       if (!(error instanceof UnreadableFile)) throw error;
       answer = { unreadable: { key: error.messageKey, params: error.params } };
     }
-    parentPort!.postMessage(answer);
+    parentPort!.postMessage(answer, 'result' in answer ? ownBuffers(answer.result) : []);
   });
+}
+
+/** The buffers a result's top-level byte arrays own whole: moved to the pool's thread, not copied (a batch's COPY rows). */
+function ownBuffers(result: unknown): ArrayBuffer[] {
+  if (!result || typeof result !== 'object') return [];
+  return Object.values(result).flatMap((value) =>
+    value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.buffer instanceof ArrayBuffer ? [value.buffer] : [],
+  );
 }
