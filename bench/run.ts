@@ -84,7 +84,7 @@ function sampleTiles(extent: [number, number, number, number], z: number, count:
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const TILE_SAMPLES = 100;
+const TILE_SAMPLES = 300;
 
 interface TileTimes {
   p50: number;
@@ -113,6 +113,13 @@ async function timeTilesSideBySide(
       times[who].push(performance.now() - started);
     };
     const samples = Math.max(TILE_SAMPLES, list.length);
+    // One untimed pass over the zoom's tiles for each side first: both sides' tables and indexes
+    // are then as warm in the database's cache as its size allows (the peer's table was just made
+    // and would otherwise start warm where ours starts cold).
+    for (const [x, y] of list) {
+      await ours(z, x, y);
+      if (peer) await peer(z, x, y);
+    }
     for (let i = 0; i < samples; i++) {
       const [x, y] = list[i % list.length];
       const order: ('ours' | 'peer')[] = !peer ? ['ours'] : i % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours'];
@@ -206,11 +213,16 @@ async function main() {
   try {
     say(`Pipe network benchmark: ${PIPES.toLocaleString('en')} segments (node ${process.version}, ${process.platform})`);
     if (PARTS.has('console')) await measureConsoleWeight(say);
-    const city = generateCity({ pipes: PIPES });
     const file = join(dir, 'network.geojson');
-    await writeGeoJson(file, city.pipes);
-    say(`generated GeoJSON: ${city.pipes.length.toLocaleString('en')} segments, ${mb((await stat(file)).size)}`);
-    const rows = city.pipes.length;
+    // Only the file, its size and the city's extent are kept: the generated pipes themselves (a
+    // million objects) would otherwise stay in this process's heap and slow its collections while
+    // the tiles and lists are timed in it.
+    const { rows, extent } = await (async () => {
+      const city = generateCity({ pipes: PIPES });
+      await writeGeoJson(file, city.pipes);
+      return { rows: city.pipes.length, extent: city.extent };
+    })();
+    say(`generated GeoJSON: ${rows.toLocaleString('en')} segments, ${mb((await stat(file)).size)}`);
 
     // 0. The API with the demo network (what `npm start` seeds: 20,000 segments).
     const [load1, load5] = (await import('node:os')).loadavg();
@@ -300,7 +312,7 @@ async function main() {
     const assessed = await withPeakMemory(() => assessNetwork(db, 1, DEFAULT_RISK_WEIGHTS));
     await db.execute(sql`analyze`);
     say(`\nVector tiles (3857, cold: our tile cache emptied before each; in process on one connection, each side's statements prepared once, ours and PostGIS alternating; all pipes from z13, mains from z11, trunk mains from z8; the risk level of every segment joined from its assessment, made in ${seconds(assessed.ms)})`);
-    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(city.extent, z, TILE_SAMPLES)] as const));
+    const tiles = new Map(ZOOMS.map((z) => [z, sampleTiles(extent, z, TILE_SAMPLES)] as const));
     // The pipes version read once, as the tile route keeps it (it reads it at most once a second).
     const version = await pipesVersion(db, 1);
     const ours = async (z: number, x: number, y: number) => {
@@ -308,11 +320,11 @@ async function main() {
       return (await pipeTile(db, 1, 3857, z, x, y, version)).length;
     };
     let peer: ((z: number, x: number, y: number) => Promise<number>) | null = null;
-    let peerClient: pg.Client | null = null;
+    let peerClient: pg.Pool | null = null;
     if (postgis) {
-      peerClient = new pg.Client({ connectionString: server.url });
+      // Asked through a pool of the console's size, as ours is (a tile server holds one too).
+      peerClient = new pg.Pool({ connectionString: server.url, max: 10 });
       const client = peerClient;
-      await client.connect();
       // The same pipes, the same scale classes and the same indexes as ours (a window index over
       // all pipes and partial ones for the trunk mains and the mains), in Web Mercator.
       await client.query(`create table bench_postgis_pipes as

@@ -20,7 +20,7 @@ export interface MvtFeature {
  * cutting writes and its encoding reads, with no array per part or point.
  */
 export class TileGeometry {
-  xy = new Int32Array(1024);
+  xy = new Int32Array(256);
   /** Numbers used in `xy`. */
   size = 0;
   /** Where each part ends in `xy` (the first `partCount`). */
@@ -196,7 +196,8 @@ export class MvtLayer {
   /** Source, start and length of each text given by its bytes, in value order. */
   private readonly texts: (Uint8Array | number)[] = [];
   private readonly tags: number[] = [];
-  private readonly scratch = new TileGeometry();
+  /** The general `add`'s geometry, made on its first use. */
+  private scratch: TileGeometry | null = null;
   private readonly start: number;
   count = 0;
 
@@ -302,6 +303,7 @@ export class MvtLayer {
       if (value === null || value === undefined) continue;
       tags.push(this.key(key), this.value(value));
     }
+    this.scratch ??= new TileGeometry();
     this.scratch.setParts(feature.parts);
     this.addFeature(feature.id, feature.type, tags, tags.length, this.scratch);
   }

@@ -2,7 +2,7 @@ import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { intBytes, PackedQuery, PackedRows, textBytes, withLength } from '../../db/packed.ts';
 import { basemapFeatures, bboxBox, enterprises, pipeRisks, pipes } from '../../db/schema.ts';
-import { scaleConditionAt } from '../../geo/pipeScales.ts';
+import { PIPE_SCALE_CLASS, scaleConditionAt } from '../../geo/pipeScales.ts';
 import { encodeTile, TILE_EXTENT, tileBBox, tileFeatures, TileLineCutter, type TileGrid } from '../../geo/tiles.ts';
 import { MvtWriter, type MvtLayer, type TileGeometry } from '../../geo/mvt.ts';
 
@@ -105,27 +105,26 @@ export function madePipeTile(enterpriseId: number, version: number, grid: TileGr
 type TileWindow = 'enterprise' | 'minx' | 'miny' | 'maxx' | 'maxy';
 
 /**
- * SQL: the enterprise's pipes whose box meets the tile's (placeholders), of the scale classes the
- * zoom draws (the literal condition is the partial index's own, so the planner can use that index).
- * "+ 0": a prepared statement's generic plan must not meet the box index with the enterprise's
- * list index, which reads every pipe of the enterprise; the box index alone narrows a tile. The
- * small estimate this gives also has each pipe's risk found by its key rather than the whole risk
- * table hashed per tile (z14 over a million assessed pipes: 5.4 ms -> 1.6 ms in the database).
+ * SQL: the enterprise's trunk mains whose box meets the tile's (placeholders; the literal scale
+ * condition is the partial index's own, so the planner can use that index). "+ 0": a prepared
+ * statement's generic plan must not meet the box index with the enterprise's list index, which
+ * reads every pipe of the enterprise; the box index alone narrows a tile. The small estimate this
+ * gives also has each pipe's risk found by its key rather than the whole risk table hashed per
+ * tile (z14 over a million assessed pipes: 5.4 ms -> 1.6 ms in the database).
  */
-const tileWindow = (scales: string | null) => sql`${pipes.enterpriseId} + 0 = ${sql.placeholder('enterprise')}
-  and ${bboxBox(pipes)} && box(point(${sql.placeholder('minx')}::float8, ${sql.placeholder('miny')}::float8), point(${sql.placeholder('maxx')}::float8, ${sql.placeholder('maxy')}::float8))
-  ${scales ? sql.raw(`and "pipes"."scale_class" ${scales}`) : sql``}`;
+const trunkWindow = sql`${pipes.enterpriseId} + 0 = ${sql.placeholder('enterprise')} and "pipes"."scale_class" = ${sql.raw(String(PIPE_SCALE_CLASS.trunk))}
+  and ${bboxBox(pipes)} && box(point(${sql.placeholder('minx')}::float8, ${sql.placeholder('miny')}::float8), point(${sql.placeholder('maxx')}::float8, ${sql.placeholder('maxy')}::float8))`;
 
 /**
  * Single pipes with their attributes: each pipe's packed head (schema/pipelines.ts), its line and
- * its risk level (the four-colour risk map colours by it; null: not assessed yet).
+ * its risk level (the four-colour risk map colours by it; null: not assessed yet), by the database
+ * function pipe_tile_pipes (migration 0025: it runs without bitmap scans, which cost a small tile
+ * a third of its time).
  */
-const singlePipes = (name: string, scales: string | null) =>
+const singlePipes = (name: string, mainsOnly: boolean) =>
   new PackedQuery<TileWindow>(
     name,
-    sql`select string_agg(${pipes.tileHead} || ${pipes.tileLine} || ${textBytes(pipeRisks.level)}, ''::bytea) as "rows"
-      from ${pipes} left join ${pipeRisks} on ${pipeRisks.pipeRowId} = ${pipes.id}
-      where ${tileWindow(scales)}`,
+    sql`select pipe_tile_pipes(${sql.placeholder('enterprise')}::int, ${sql.placeholder('minx')}::float8, ${sql.placeholder('miny')}::float8, ${sql.placeholder('maxx')}::float8, ${sql.placeholder('maxy')}::float8, ${sql.raw(String(mainsOnly))}) as "rows"`,
   );
 
 /**
@@ -139,12 +138,12 @@ const trunkGroups = new PackedQuery<TileWindow>(
     from (
       select ${pipes.networkType} as network_type, ${pipes.diameterMm} as diameter_mm, ${pipeRisks.level} as level, string_agg(${pipes.tileLine}, ''::bytea) as lines
       from ${pipes} left join ${pipeRisks} on ${pipeRisks.pipeRowId} = ${pipes.id}
-      where ${tileWindow('= 0')}
+      where ${trunkWindow}
       group by 1, 2, 3
     ) groups`,
 );
-const mainPipes = singlePipes('pipe-tile-mains', '<= 1');
-const allPipes = singlePipes('pipe-tile-all', null);
+const mainPipes = singlePipes('pipe-tile-mains', true);
+const allPipes = singlePipes('pipe-tile-all', false);
 
 /** The enterprise's pipes in tile z/x/y as an MVT layer "pipes" (version: the pipes version, when the caller knows it). */
 export async function pipeTile(db: Db, enterpriseId: number, grid: TileGrid, z: number, x: number, y: number, version?: number): Promise<Uint8Array> {
