@@ -34,8 +34,6 @@ export class PackedRows {
   private readonly text: Buffer;
   private readonly shortTexts = new Map<number, { value: string; bytes: Uint8Array }>();
   offset = 0;
-  /** The length of the value `skip` skipped over. */
-  length = 0;
 
   constructor(readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -74,19 +72,10 @@ export class PackedRows {
     return value;
   }
 
-  /** Skips over the next length-prefixed value (a text or bytes); where its bytes start, or -1 for null (see `length`). */
-  skip(): number {
-    const length = this.int();
-    this.length = length ?? 0;
-    if (length === null) return -1;
-    const start = this.offset;
-    this.offset += length;
-    return start;
-  }
-
-  /** Where the next length-prefixed bytes are, skipped over. */
+  /** Where the next length-prefixed value's bytes start and how many there are, skipped over ([-1, 0] for null). */
   span(): [number, number] {
-    const length = this.int()!;
+    const length = this.int();
+    if (length === null) return [-1, 0];
     const start = this.offset;
     this.offset += length;
     return [start, length];

@@ -26,34 +26,28 @@ export function lengthM(geometry: LineGeometry): number {
   return total;
 }
 
-function eachPosition(geometry: Geometry, visit: (p: number[]) => void) {
+/** Every position list of a geometry: its lines, or its polygons' rings. */
+function positionListsOf(geometry: Geometry): number[][][] {
   switch (geometry.type) {
     case 'LineString':
-      geometry.coordinates.forEach(visit);
-      break;
+      return [geometry.coordinates];
     case 'MultiLineString':
     case 'Polygon':
-      geometry.coordinates.forEach((part) => part.forEach(visit));
-      break;
+      return geometry.coordinates;
     case 'MultiPolygon':
-      geometry.coordinates.forEach((polygon) => polygon.forEach((ring) => ring.forEach(visit)));
+      return geometry.coordinates.flat();
   }
 }
 
 export function bboxOf(geometry: Geometry): BBox {
   const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
-  // A line's box (every pipe of an import) without a closure per call.
-  if (geometry.type === 'LineString') return extendBox(box, geometry.coordinates);
-  eachPosition(geometry, (p) => extendBox(box, [p]));
-  return box;
-}
-
-function extendBox(box: BBox, positions: number[][]): BBox {
-  for (const p of positions) {
-    if (p[0] < box[0]) box[0] = p[0];
-    if (p[1] < box[1]) box[1] = p[1];
-    if (p[0] > box[2]) box[2] = p[0];
-    if (p[1] > box[3]) box[3] = p[1];
+  for (const positions of positionListsOf(geometry)) {
+    for (const p of positions) {
+      if (p[0] < box[0]) box[0] = p[0];
+      if (p[1] < box[1]) box[1] = p[1];
+      if (p[0] > box[2]) box[2] = p[0];
+      if (p[1] > box[3]) box[3] = p[1];
+    }
   }
   return box;
 }

@@ -39,22 +39,15 @@ const cache = new TileCache(5000);
 class PipeTags {
   private readonly tags: number[] = [];
   private count = 0;
-  private readonly keys = new Map<string, number>();
 
   constructor(private readonly layer: MvtLayer) {}
-
-  private key(name: string) {
-    let index = this.keys.get(name);
-    if (index === undefined) this.keys.set(name, (index = this.layer.key(name)));
-    return index;
-  }
 
   clear() {
     this.count = 0;
   }
 
   private push(key: string, value: number) {
-    this.tags[this.count++] = this.key(key);
+    this.tags[this.count++] = this.layer.key(key);
     this.tags[this.count++] = value;
   }
 
@@ -73,8 +66,8 @@ class PipeTags {
 
   /** The next text of the rows, which no other pipe of the tile has (its own id), as its bytes. */
   uniqueText(key: string, rows: PackedRows) {
-    const start = rows.skip();
-    if (start >= 0) this.push(key, this.layer.uniqueText(rows.bytes, start, rows.length));
+    const [start, length] = rows.span();
+    if (start >= 0) this.push(key, this.layer.uniqueText(rows.bytes, start, length));
   }
 
   addTo(id: number | undefined, geometry: TileGeometry) {
