@@ -104,10 +104,13 @@ test.describe('risk-prone areas', () => {
     await page.getByTestId('risk-areas-add').click();
     await page.getByTestId('area-name').fill('滨文路积水点');
     // A click on the map places the point; the exact place, the pipe's middle, is then typed.
+    // The drawer slides in: the map's place is measured again until a click lands on it.
     const map = page.getByTestId('area-form-map').locator('.ol-viewport');
-    const box = (await map.boundingBox())!;
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await expect(page.getByTestId('area-lon')).not.toHaveValue('');
+    await expect(async () => {
+      const box = (await map.boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await expect(page.getByTestId('area-lon')).not.toHaveValue('', { timeout: 1000 });
+    }).toPass();
     await page.getByTestId('area-lon').fill(((a[0] + b[0]) / 2).toFixed(7));
     await page.getByTestId('area-lat').fill(((a[1] + b[1]) / 2).toFixed(7));
     await page.getByTestId('area-save').click();
