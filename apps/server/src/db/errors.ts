@@ -5,3 +5,11 @@ export function uniqueViolation(error: unknown): string | null {
   }
   return null;
 }
+
+/** Whether a statement gave up waiting for a lock (`lock_timeout`, PostgreSQL code 55P03). */
+export function lockNotAvailable(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as never) {
+    if (e.code === '55P03') return true;
+  }
+  return false;
+}

@@ -28,7 +28,7 @@ export const pipeAttributes = () => ({
 export const pipes = pgTable(
   'pipes',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     // The enterprise is not a foreign key checked row by row (a fifth of a million-pipe import's
     // write): every statement that adds pipes adds to `pipe_counts`, whose foreign key checks each
     // enterprise it names once; an enterprise's removal removes its pipes by trigger (migration 0023).
@@ -64,6 +64,9 @@ export const pipes = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Each enterprise's pipes are a partition of their own (migration 0026): the key holds the
+    // partition's column, id first so a look-up by id alone still finds it in each partition.
+    primaryKey({ columns: [t.id, t.enterpriseId] }),
     uniqueIndex('pipes_enterprise_pipe_id_idx').on(t.enterpriseId, t.pipeId),
     index('pipes_box_idx').using('gist', bboxBox(t)),
     // Small-scale tiles read only the trunk mains or the mains: each has a window index of its own,

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { ImportJobView } from '@console/contract';
 import { as, createTestApp, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { encodeTileLine } from '../../geo/tileLine.ts';
+import { sql } from 'drizzle-orm';
+import { isServerDatabase } from '../../db/copy.ts';
+import { pipePartition } from './import.ts';
 
 const demo = useDemoServer();
 const FIXTURES = resolve(import.meta.dirname, '../../../test-fixtures/imports');
@@ -364,5 +367,46 @@ describe('pipe imports of a big file (read by worker threads)', () => {
     expect(good).toMatchObject({ status: 'succeeded', rowsRead: 2, rowsWritten: 2, result: { inserted: 2, updated: 0, deleted: before } });
     expect(good.result!.extent![0]).toBeCloseTo(120.21, 6);
     expect(await pipeCount(api)).toBe(2);
+    await expectNetworkIntact(threaded.ids.gas);
   });
+
+  it('a replacing import waits for a long reader of the network, then swaps it in; the other enterprises keep theirs', async () => {
+    const api = as(threaded.app, await login(threaded.app, 'both'), threaded.ids.gas);
+    const waterBefore = await rowsOf<{ count: number }>(sql`select count(*)::int as count from pipes where enterprise_id = ${threaded.ids.water}`);
+    const db = threaded.database.db;
+    // On PostgreSQL a reader on a connection of its own holds the network through its transaction.
+    const pool = isServerDatabase(db) ? (db as unknown as { $client: import('pg').Pool }).$client : null;
+    const reader = await pool?.connect();
+    await reader?.query('begin; select count(*) from pipes');
+    const line = { type: 'LineString', coordinates: [[120.22, 30.22], [120.221, 30.22]] };
+    const features = ['W-1', 'W-2', 'W-3'].map((id) => ({ type: 'Feature', properties: { id, type: 'gas', material: 'PE' }, geometry: line }));
+    const upload = (await api({ method: 'POST', url: '/api/pipelines/imports', ...multipartFile('file', 'wait.geojson', JSON.stringify({ type: 'FeatureCollection', features })) })).json().result as ImportJobView;
+    expect((await api({ method: 'POST', url: `/api/pipelines/imports/${upload.id}/start`, payload: { mapping: upload.suggestedMapping, mode: 'replace' } })).statusCode).toBe(200);
+    if (reader) {
+      // Past the swap's first wait for its lock (2 s): it tries again rather than failing.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(((await api({ method: 'GET', url: `/api/pipelines/imports/${upload.id}` })).json().result as ImportJobView).status).toBe('writing');
+      await reader.query('commit');
+      reader.release();
+    }
+    await threaded.app.imports.settled(upload.id);
+    expect(((await api({ method: 'GET', url: `/api/pipelines/imports/${upload.id}` })).json().result as ImportJobView).status).toBe('succeeded');
+    expect(await pipeCount(api)).toBe(3);
+    expect(await rowsOf(sql`select count(*)::int as count from pipes where enterprise_id = ${threaded.ids.water}`)).toEqual(waterBefore);
+    await expectNetworkIntact(threaded.ids.gas);
+    await expectNetworkIntact(threaded.ids.water);
+  });
+
+  const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await threaded.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+  /** The enterprise's kept counts are its pipes', its partition has every index the network has, and no loaded table is left. */
+  async function expectNetworkIntact(enterpriseId: number) {
+    const counted = await rowsOf(sql`select network_type, coalesce(material, '') as material, count(*)::int as pipes from pipes where enterprise_id = ${enterpriseId} group by 1, 2 order by 1, 2`);
+    expect(await rowsOf(sql`select network_type, material, pipes::int as pipes from pipe_counts where enterprise_id = ${enterpriseId} order by 1, 2`)).toEqual(counted);
+    const [indexes] = await rowsOf<{ parent: number; partition: number }>(sql`select
+      (select count(*)::int from pg_index where indrelid = 'pipes'::regclass) as parent,
+      (select count(*)::int from pg_index where indrelid = ${pipePartition(enterpriseId)}::regclass) as partition`);
+    expect(indexes.partition).toBe(indexes.parent);
+    expect(await rowsOf(sql`select relname from pg_class where relname like 'pipes\_load\_%'`)).toEqual([]);
+  }
 });

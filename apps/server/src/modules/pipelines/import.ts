@@ -1,15 +1,18 @@
 import { sql, eq } from 'drizzle-orm';
 import type { PipeImportField, PipeImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { copyBinaryInto, copyTransaction, isServerDatabase } from '../../db/copy.ts';
-import { uniqueViolation } from '../../db/errors.ts';
-import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
+import { copyBinaryInto } from '../../db/copy.ts';
+import { lockNotAvailable, uniqueViolation } from '../../db/errors.ts';
+import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition } from '../../db/partitions.ts';
+import { importJobs, pipeCounts, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import {
   MAX_PROBLEMS,
   assertNoRunningJob,
   markFailed,
   markStarted,
+  markSucceeded,
+  onJobFailed,
   problem,
   reportProgress,
   runImportJob,
@@ -78,6 +81,13 @@ async function writeStaged(db: Db, job: ImportJob, mode: PipeImportStart['mode']
       const gone = (await tx.execute(sql`with gone as (delete from pipes where enterprise_id = ${job.enterpriseId} returning 1) select count(*)::int as count from gone`)) as unknown as Counted;
       deleted = gone.rows[0].count;
     }
+    // Updated: the file's ids the network holds already (a partitioned table's RETURNING cannot
+    // tell an insert from an update by its row version).
+    const existing =
+      mode === 'upsert'
+        ? ((await tx.execute(sql`select count(*)::int as count from pipe_import_rows s
+            join pipes p on p.enterprise_id = ${job.enterpriseId} and p.pipe_id = s.pipe_id where s.job_id = ${job.id}`)) as unknown as Counted).rows[0].count
+        : 0;
     const conflict = mode === 'upsert' ? sql`on conflict (enterprise_id, pipe_id) do update set ${updateList}` : sql``;
     const moved = (await tx.execute(sql`
       with moved as (
@@ -87,10 +97,11 @@ async function writeStaged(db: Db, job: ImportJob, mode: PipeImportStart['mode']
         -- any order then writes as fast as a sorted one (1,000,000 rows: 41 s shuffled, 25 s sorted).
         order by pipe_id
         ${conflict}
-        returning (xmax = 0) as inserted
+        returning 1
       )
-      select count(*) filter (where inserted)::int as inserted, count(*)::int as count from moved`)) as unknown as { rows: { inserted: number; count: number }[] };
-    const { inserted, count } = moved.rows[0];
+      select count(*)::int as count from moved`)) as unknown as Counted;
+    const count = moved.rows[0].count;
+    const inserted = count - existing;
     const bounds = (await tx.execute(sql`select min(minx) as minx, min(miny) as miny, max(maxx) as maxx, max(maxy) as maxy from pipe_import_rows where job_id = ${job.id}`)) as unknown as {
       rows: { minx: number | null; miny: number; maxx: number; maxy: number }[];
     };
@@ -197,11 +208,22 @@ async function importStaged(db: Db, job: ImportJob, options: PipeImportStart, re
   await writeStaged(db, job, options.mode);
 }
 
+/** The table a job loads a network into before it becomes the enterprise's partition (migration 0026). */
+const loadTable = (jobId: number) => `pipes_load_${Math.trunc(jobId)}`;
+export const pipePartition = (enterpriseId: number) => `pipes_of_${Math.trunc(enterpriseId)}`;
+/** How long the swap waits for readers of the network to finish before it lets them by and tries again. */
+const SWAP_LOCK_WAIT = '2s';
+const SWAP_TRIES = 5;
+
+// A job that fails, or whose server died, leaves no loaded table behind.
+onJobFailed((db, jobId) => dropLoadTable(db, loadTable(jobId)));
+
 /**
- * Straight into the network (PostgreSQL server, replacing a network or adding to an empty one):
- * one transaction on a connection of its own takes the rows by COPY as they are read, so the
- * database keeps its indexes while this side reads on; any problem rolls all of it back, the rest
- * of the file still read for the report. Ids twice in the file are found here as they come.
+ * Straight into a partition of its own (replacing a network or adding to an empty one;
+ * db/partitions.ts): the rows go by COPY, as they are read, into a table without indexes; ids
+ * twice in the file are found here as they come. When every row is good the table is
+ * indexed whole and takes the enterprise's partition's place in one short transaction; any problem
+ * drops it, the rest of the file still read for the report. The network is untouched until then.
  */
 async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, reading: Reading, batches: (target: PipeTarget, failed: () => boolean) => AsyncGenerator<CheckedPipes>, signal: AbortSignal) {
   const firstRows = new Map<string, number>();
@@ -210,13 +232,10 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
   const failed = () => reading.problemCount + duplicateCount > 0;
   let extent: [number, number, number, number] | null = null;
   let count = 0;
-  let deleted = 0;
-  const committed = await copyTransaction(db, async (tx, copyBinary) => {
-    if (options.mode === 'replace') {
-      const gone = (await tx.execute(sql`with gone as (delete from pipes where enterprise_id = ${job.enterpriseId} returning 1) select count(*)::int as count from gone`)) as unknown as Counted;
-      deleted = gone.rows[0].count;
-    }
-    const copy = await copyBinary('pipes', NETWORK_COLUMNS);
+  const table = loadTable(job.id);
+  await createLoadTable(db, 'pipes', table, 'enterprise_id', job.enterpriseId);
+  try {
+    const copy = await copyBinaryInto(db, table, NETWORK_COLUMNS);
     let writing = true;
     const stop = async () => {
       if (writing) await copy.abort();
@@ -247,17 +266,39 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
     if (reading.rowsRead === 0) reading.add([problem(null, null, null, 'import.noFeatures')], 1);
     // As staged: the ids are judged once every row is good.
     if (reading.problemCount === 0) reading.add(duplicates.sort((a, b) => a.row! - b.row!), duplicateCount);
-    if (reading.problemCount > 0) return await stop(), false;
+    if (reading.problemCount > 0) return await stop(), await markFailed(db, job, reading.problems, reading.problemCount);
     await copy.end();
     if (signal.aborted) throw new JobInterrupted();
-    await bumpPipesVersion(tx, job.enterpriseId);
-    await tx
-      .update(importJobs)
-      .set({ status: 'succeeded', progress: 1, rowsRead: reading.rowsRead, rowsWritten: count, result: { inserted: count, updated: 0, deleted, extent }, finishedAt: new Date(), heartbeatAt: new Date() })
-      .where(eq(importJobs.id, job.id));
-    return true;
-  });
-  if (!committed) await markFailed(db, job, reading.problems, reading.problemCount);
+    await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: reading.rowsRead });
+    await buildIndexesLike(db, 'pipes', table);
+    if (signal.aborted) throw new JobInterrupted();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.transaction(async (tx) => {
+          // Swapping waits for every reader of the network (any enterprise's) and holds new ones
+          // back while it waits: a long reader is let by and the swap tried again; the last try waits.
+          if (attempt < SWAP_TRIES) await tx.execute(sql`set local lock_timeout = ${sql.raw(`'${SWAP_LOCK_WAIT}'`)}`);
+          const [{ deleted }] = await tx
+            .select({ deleted: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::int` })
+            .from(pipeCounts)
+            .where(eq(pipeCounts.enterpriseId, job.enterpriseId));
+          await swapPartition(tx, 'pipes', pipePartition(job.enterpriseId), table, job.enterpriseId);
+          // The swap fires no statement trigger: the counts are made again from the new partition.
+          await tx.delete(pipeCounts).where(eq(pipeCounts.enterpriseId, job.enterpriseId));
+          await tx.execute(sql`insert into pipe_counts (enterprise_id, network_type, material, pipes, length_m)
+            select enterprise_id, network_type, coalesce(material, ''), count(*), sum(length_m) from ${sql.identifier(pipePartition(job.enterpriseId))}
+            group by 1, 2, 3 order by 1, 2, 3`);
+          await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
+          await markSucceeded(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
+        });
+        return;
+      } catch (error) {
+        if (!lockNotAvailable(error) || attempt === SWAP_TRIES) throw error;
+      }
+    }
+  } finally {
+    await dropLoadTable(db, table);
+  }
 }
 
 /**
@@ -270,11 +311,11 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
       const reading = new Reading(db, job, source, signal);
       const batches = (target: PipeTarget, failed: () => boolean) => checkedBatches(source, options, reproject, crs, target, job.fileSize >= limits.parallelFromBytes, failed);
       try {
-        const direct = isServerDatabase(db) && (options.mode === 'replace' || (options.mode === 'append' && (await keptPipeCount(db, job.enterpriseId)) === 0));
+        const direct = options.mode === 'replace' || (options.mode === 'append' && (await keptPipeCount(db, job.enterpriseId)) === 0);
         await (direct ? importDirect : importStaged)(db, job, options, reading, batches, signal);
         // Fresh statistics at once, so the list and the tiles plan for the new network size.
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
-        if (ended?.status === 'succeeded' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze pipes`);
+        if (ended?.status === 'succeeded' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze ${sql.identifier(pipePartition(job.enterpriseId))}`);
       } catch (error) {
         // Another writer added one of these ids since they were checked.
         if (!uniqueViolation(error)) throw error;

@@ -98,21 +98,25 @@ export function madePipeTile(enterpriseId: number, version: number, grid: TileGr
 type TileWindow = 'enterprise' | 'minx' | 'miny' | 'maxx' | 'maxy';
 
 /**
- * SQL: the enterprise's trunk mains whose box meets the tile's (placeholders; the literal scale
- * condition is the partial index's own, so the planner can use that index). "+ 0": a prepared
- * statement's generic plan must not meet the box index with the enterprise's list index, which
- * reads every pipe of the enterprise; the box index alone narrows a tile. The small estimate this
- * gives also has each pipe's risk found by its key rather than the whole risk table hashed per
- * tile (pipe_tile_pipes does the same; a z14 tile over a million assessed pipes took 5.4 ms in
- * the database with a hash of the risk table, 1.6 ms without).
+ * SQL: a pipe's risk level, found by its key. Joined instead, the planner (which takes every box
+ * window for 5,000 pipes) hashes the whole risk table per tile: over a million assessed pipes a
+ * z16 tile took 5 ms instead of 0.6 (pipe_tile_pipes does the same, migration 0026).
  */
-const trunkWindow = sql`${pipes.enterpriseId} + 0 = ${sql.placeholder('enterprise')} and "pipes"."scale_class" = ${sql.raw(String(PIPE_SCALE_CLASS.trunk))}
+const riskLevel = sql`select ${pipeRisks.level} from ${pipeRisks} where ${pipeRisks.pipeRowId} = ${pipes.id}`;
+
+/**
+ * SQL: the enterprise's trunk mains whose box meets the tile's (placeholders; the literal scale
+ * condition is the partial index's own, so the planner can use that index). The enterprise picks
+ * its partition (migration 0026), in which no index led by the enterprise narrows anything, so the
+ * box index alone narrows a tile.
+ */
+const trunkWindow = sql`${pipes.enterpriseId} = ${sql.placeholder('enterprise')} and "pipes"."scale_class" = ${sql.raw(String(PIPE_SCALE_CLASS.trunk))}
   and ${bboxBox(pipes)} && box(point(${sql.placeholder('minx')}::float8, ${sql.placeholder('miny')}::float8), point(${sql.placeholder('maxx')}::float8, ${sql.placeholder('maxy')}::float8))`;
 
 /**
  * Single pipes with their attributes: each pipe's packed head (schema/pipelines.ts), its line and
  * its risk level (the four-colour risk map colours by it; null: not assessed yet), by the database
- * function pipe_tile_pipes (migration 0025: it runs without bitmap scans, which cost a small tile
+ * function pipe_tile_pipes (migrations 0025, 0026: it runs without bitmap scans, which cost a small tile
  * a third of its time).
  */
 const singlePipes = (name: string, mainsOnly: boolean) =>
@@ -130,8 +134,8 @@ const trunkGroups = new PackedQuery<TileWindow>(
   'pipe-tile-trunks',
   sql`select string_agg(${textBytes(sql`network_type`)} || ${intBytes(sql`diameter_mm`)} || ${textBytes(sql`level`)} || ${withLength(sql`lines`)}, ''::bytea) as "rows"
     from (
-      select ${pipes.networkType} as network_type, ${pipes.diameterMm} as diameter_mm, ${pipeRisks.level} as level, string_agg(${pipes.tileLine}, ''::bytea) as lines
-      from ${pipes} left join ${pipeRisks} on ${pipeRisks.pipeRowId} = ${pipes.id}
+      select ${pipes.networkType} as network_type, ${pipes.diameterMm} as diameter_mm, (${riskLevel}) as level, string_agg(${pipes.tileLine}, ''::bytea) as lines
+      from ${pipes}
       where ${trunkWindow}
       group by 1, 2, 3
     ) groups`,
