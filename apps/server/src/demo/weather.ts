@@ -70,6 +70,9 @@ export async function seedDemoWeather(db: Db, input: { enterpriseId: number; lon
 }
 
 /** One CAP 1.2 message of the district observatory, as its feed carries it. */
+/** A time as CAP gives it in China: local time with its offset ("2026-11-22T16:00:00+08:00"). */
+const chinaTime = (ms: number) => `${new Date(ms + 8 * HOUR_MS).toISOString().slice(0, 19)}+08:00`;
+
 function capMessage(m: { id: string; sent: string; msgType: 'Alert' | 'Update' | 'Cancel'; references?: string; event: string; severity: string; onset: string; expires: string; headline: string; description: string; instruction: string; polygon: string }) {
   const sender = '滨江区气象台';
   return `<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
@@ -84,19 +87,23 @@ function capMessage(m: { id: string; sent: string; msgType: 'Alert' | 'Update' |
 
 /**
  * The district observatory's official warnings (CAP): the June rainstorm issued yellow, raised to
- * orange and lifted; a fog warning in November; and a blue cold wave in force on the demo's day.
+ * orange and lifted; a fog warning in November; and a blue cold wave in force at `now` (when the demo is made).
  */
-export async function seedDemoOfficialWarnings(db: Db, input: { enterpriseId: number; lon: number; lat: number }) {
+export async function seedDemoOfficialWarnings(db: Db, input: { enterpriseId: number; lon: number; lat: number }, now = Date.now()) {
   const { lon, lat } = input;
   const ring = [[lat - 0.08, lon - 0.1], [lat - 0.08, lon + 0.1], [lat + 0.08, lon + 0.1], [lat + 0.08, lon - 0.1], [lat - 0.08, lon - 0.1]];
   const polygon = ring.map(([a, o]) => `${a.toFixed(4)},${o.toFixed(4)}`).join(' ');
+  // The cold wave is in force whenever the demo is made (issued 16 hours before, for three days):
+  // its alerts and the risk it adds are what the demo shows, at any date.
+  const onset = Math.floor((now - 16 * HOUR_MS) / HOUR_MS) * HOUR_MS;
+  const coldWave = { id: chinaTime(onset).replace(/\D/g, '').slice(0, 14), onset: chinaTime(onset), expires: chinaTime(onset + 72 * HOUR_MS) };
   const rain = { event: '暴雨', polygon, description: '受梅雨带影响，预计未来 6 小时滨江区降雨量将达 50 毫米以上。', instruction: '检查城市、农田、鱼塘排水系统，做好排涝准备；巡查低洼积水点与排水管网。' };
   const feed = [
     capMessage({ ...rain, id: '33010841600000_20260618103000', sent: '2026-06-18T10:30:00+08:00', msgType: 'Alert', severity: 'Moderate', onset: '2026-06-18T10:30:00+08:00', expires: '2026-06-18T22:00:00+08:00', headline: '滨江区气象台发布暴雨黄色预警信号' }),
     capMessage({ ...rain, id: '33010841600000_20260618150000', sent: '2026-06-18T15:00:00+08:00', msgType: 'Update', references: '33010841600000_20260618103000,2026-06-18T10:30:00+08:00', severity: 'Severe', onset: '2026-06-18T15:00:00+08:00', expires: '2026-06-19T03:00:00+08:00', headline: '滨江区气象台升级发布暴雨橙色预警信号', description: '过去 3 小时滨江区降雨量已达 50 毫米以上，且降雨将持续。' }),
     capMessage({ ...rain, id: '33010841600000_20260618213000', sent: '2026-06-18T21:30:00+08:00', msgType: 'Cancel', references: '33010841600000_20260618150000,2026-06-18T15:00:00+08:00', severity: 'Minor', onset: '2026-06-18T21:30:00+08:00', expires: '2026-06-18T21:30:00+08:00', headline: '滨江区气象台解除暴雨橙色预警信号', description: '降雨已明显减弱。' }),
     capMessage({ id: '33010841600000_20261120060000', sent: '2026-11-20T06:00:00+08:00', msgType: 'Alert', event: '大雾', severity: 'Moderate', onset: '2026-11-20T06:00:00+08:00', expires: '2026-11-20T12:00:00+08:00', headline: '滨江区气象台发布大雾黄色预警信号', description: '预计未来 12 小时能见度小于 500 米。', instruction: '驾驶人员注意雾的变化，小心驾驶；巡检车辆减速慢行。', polygon }),
-    capMessage({ id: '33010841600000_20261122160000', sent: '2026-11-22T16:00:00+08:00', msgType: 'Alert', event: '寒潮', severity: 'Minor', onset: '2026-11-22T16:00:00+08:00', expires: '2026-11-25T16:00:00+08:00', headline: '滨江区气象台发布寒潮蓝色预警信号', description: '受强冷空气影响，预计 48 小时内最低气温下降 8 °C 以上，最低气温 3 °C 左右。', instruction: '做好防寒保暖；对浅埋供水管道和室外水表采取防冻保温措施。', polygon }),
+    capMessage({ id: `33010841600000_${coldWave.id}`, sent: coldWave.onset, msgType: 'Alert', event: '寒潮', severity: 'Minor', onset: coldWave.onset, expires: coldWave.expires, headline: '滨江区气象台发布寒潮蓝色预警信号', description: '受强冷空气影响，预计 48 小时内最低气温下降 8 °C 以上，最低气温 3 °C 左右。', instruction: '做好防寒保暖；对浅埋供水管道和室外水表采取防冻保温措施。', polygon }),
   ];
   const kept = await importCap(db, input.enterpriseId, { text: `<feed>${feed.join('\n')}</feed>` });
   if ('problems' in kept) throw new Error(`demo warnings: ${JSON.stringify(kept.problems)}`);

@@ -6,7 +6,7 @@ import { constructionSites, pipeRiskChanges, pipeRiskRuns, pipeRiskSettings, pip
 import { notFound } from '../../http/errors.ts';
 import { pointInArea } from '../../geo/geometry.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
-import { pipeInsideArea } from '../pipelines/queries.ts';
+import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
 import { getProject } from '../projects/service.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
 import { sitesNearPipe } from './sensitive.ts';
@@ -82,7 +82,7 @@ export async function listPipeRisks(db: Db, enterpriseId: number, q: PipeRiskLis
     db
       .select(ROW)
       .from(pipeRisks)
-      .innerJoin(pipes, eq(pipes.id, pipeRisks.pipeRowId))
+      .innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId))
       .where(and(...where))
       .orderBy(desc(pipeRisks.score), desc(pipeRisks.pipeRowId))
       .limit(q.pageSize)
@@ -100,7 +100,7 @@ async function countOf(db: Db, enterpriseId: number, q: PipeRiskListQuery, where
       return q.level ? levels[q.level] : Object.values(levels).reduce((a, b) => a + b, 0);
     }
   }
-  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(pipeRisks).innerJoin(pipes, eq(pipes.id, pipeRisks.pipeRowId)).where(and(...where));
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(pipeRisks).innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId)).where(and(...where));
   return Number(count);
 }
 
@@ -112,7 +112,7 @@ export async function pipeRiskPages(db: Db, enterpriseId: number, q: Omit<PipeRi
     const rows = await db
       .select({ ...ROW, geometry: pipes.geometry })
       .from(pipeRisks)
-      .innerJoin(pipes, eq(pipes.id, pipeRisks.pipeRowId))
+      .innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId))
       .where(and(...where, after ? or(lt(pipeRisks.score, after.score), and(eq(pipeRisks.score, after.score), lt(pipeRisks.pipeRowId, after.id))) : undefined))
       .orderBy(desc(pipeRisks.score), desc(pipeRisks.pipeRowId))
       .limit(EXPORT_PAGE);
@@ -130,7 +130,7 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
   const [row] = await db
     .select({ ...ROW, geometry: pipes.geometry, depthM: pipes.depthM, pressureClass: pipes.pressureClass, minx: pipes.minx, miny: pipes.miny, maxx: pipes.maxx, maxy: pipes.maxy })
     .from(pipeRisks)
-    .innerJoin(pipes, eq(pipes.id, pipeRisks.pipeRowId))
+    .innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId))
     .where(and(eq(pipeRisks.pipeRowId, pipeRowId), eq(pipeRisks.enterpriseId, enterpriseId)));
   if (!row) throw notFound('notFound.pipeRisk');
   const member = sql`jsonb_build_array(jsonb_build_object('pipeRowId', ${pipeRowId}::bigint))`;

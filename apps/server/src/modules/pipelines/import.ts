@@ -73,14 +73,9 @@ async function idProblems(db: Db, job: ImportJob, mode: PipeImportStart['mode'])
   return { problems: found, count };
 }
 
-/** Moves the staged rows into the network in one transaction: all of them, or none. */
+/** Moves the staged rows into the network (adding or updating) in one transaction: all of them, or none. */
 async function writeStaged(db: Db, job: ImportJob, mode: PipeImportStart['mode']) {
   await db.transaction(async (tx) => {
-    let deleted = 0;
-    if (mode === 'replace') {
-      const gone = (await tx.execute(sql`with gone as (delete from pipes where enterprise_id = ${job.enterpriseId} returning 1) select count(*)::int as count from gone`)) as unknown as Counted;
-      deleted = gone.rows[0].count;
-    }
     // Updated: the file's ids the network holds already (a partitioned table's RETURNING cannot
     // tell an insert from an update by its row version).
     const existing =
@@ -110,7 +105,7 @@ async function writeStaged(db: Db, job: ImportJob, mode: PipeImportStart['mode']
     await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
     await tx
       .update(importJobs)
-      .set({ status: 'succeeded', progress: 1, rowsWritten: count, result: { inserted, updated: count - inserted, deleted, extent }, finishedAt: new Date(), heartbeatAt: new Date() })
+      .set({ status: 'succeeded', progress: 1, rowsWritten: count, result: { inserted, updated: count - inserted, deleted: 0, extent }, finishedAt: new Date(), heartbeatAt: new Date() })
       .where(eq(importJobs.id, job.id));
   });
 }

@@ -1,9 +1,18 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AreaGeometry, BBox, PipeLengthByType } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { bboxBox, pipes } from '../../db/schema.ts';
 import { bboxOf } from '../../geo/geometry.ts';
 import { boxSql, pointInAreaSql } from '../../geo/sql.ts';
+
+/**
+ * SQL join condition: the enterprise's pipe of row id `rowId`. The enterprise picks the pipe's
+ * partition (migration 0026): by its id alone every enterprise's partition would be searched.
+ */
+export function pipeWithRowId(rowId: AnyPgColumn, enterpriseId: number): SQL {
+  return and(eq(pipes.id, rowId), eq(pipes.enterpriseId, enterpriseId))!;
+}
 
 /** SQL condition: the pipe's bbox intersects `box` (the GiST box index answers it). */
 export function pipeBboxIntersects(box: BBox): SQL {

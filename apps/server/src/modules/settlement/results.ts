@@ -5,7 +5,7 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { pipes, settlementResults } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { EXPORT_PAGE, exportFeatures, keysetPages, type ExportFormat } from '../exports/features.ts';
-import { pipeInsideArea } from '../pipelines/queries.ts';
+import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
 import { getProject } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
 import { likePattern } from '../../db/like.ts';
@@ -57,9 +57,9 @@ export async function listResults(db: Db, dataset: DatasetRow, query: Settlement
   const where = await conditions(db, dataset, query);
   const narrowed = query.level || query.networkType || query.keyword || query.projectId;
   const [rows, total] = await Promise.all([
-    db.select(columns).from(settlementResults).innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId)).where(where).orderBy(...worstFirst).limit(query.pageSize).offset((query.page - 1) * query.pageSize),
+    db.select(columns).from(settlementResults).innerJoin(pipes, pipeWithRowId(settlementResults.pipeRowId, dataset.enterpriseId)).where(where).orderBy(...worstFirst).limit(query.pageSize).offset((query.page - 1) * query.pageSize),
     narrowed || !dataset.analysisSummary
-      ? queryRows<{ count: number }>(db, sql`select count(*)::int as count from (select 1 from ${settlementResults} inner join ${pipes} on ${pipes.id} = ${settlementResults.pipeRowId} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`).then(([r]) => Number(r.count))
+      ? queryRows<{ count: number }>(db, sql`select count(*)::int as count from (select 1 from ${settlementResults} inner join ${pipes} on ${pipeWithRowId(settlementResults.pipeRowId, dataset.enterpriseId)} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`).then(([r]) => Number(r.count))
       : dataset.analysisSummary.segments,
   ]);
   return { list: rows.map(view(dataset)), total: Math.min(total, narrowed ? EXACT_LIST_LIMIT : total), totalExact: !narrowed || total <= EXACT_LIST_LIMIT, page: query.page, pageSize: query.pageSize };
@@ -70,7 +70,7 @@ export async function getResult(db: Db, dataset: DatasetRow, pipeRowId: number):
   const [row] = await db
     .select({ ...columns, geometry: pipes.geometry, profile: settlementResults.profile, points: settlementResults.points })
     .from(settlementResults)
-    .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
+    .innerJoin(pipes, pipeWithRowId(settlementResults.pipeRowId, dataset.enterpriseId))
     .where(and(eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun), eq(settlementResults.pipeRowId, pipeRowId)));
   if (!row) throw notFound('notFound.settlementResult');
   const { geometry, profile, points, ...rest } = row;
@@ -82,7 +82,7 @@ export async function flaggedSegments(db: Db, dataset: DatasetRow, limit = 5000)
   return db
     .select({ pipeRowId: settlementResults.pipeRowId, pipeId: pipes.pipeId, level: settlementResults.level, geometry: pipes.geometry })
     .from(settlementResults)
-    .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
+    .innerJoin(pipes, pipeWithRowId(settlementResults.pipeRowId, dataset.enterpriseId))
     .where(and(eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun), sql`${settlementResults.level} > 0`))
     .orderBy(...worstFirst)
     .limit(limit)
@@ -95,11 +95,11 @@ const EXPORT_FIELDS = ['pipeId', 'networkType', 'diameterMm', 'material', 'lengt
 type ResultKey = { level: number; minVelocity: number; pipeRowId: number };
 
 /** A page of results with their lines for an export: worst first, after `after`. */
-function resultExportPage(db: Db, where: SQL, after: ResultKey | null) {
+function resultExportPage(db: Db, enterpriseId: number, where: SQL, after: ResultKey | null) {
   return db
     .select({ ...columns, geometry: pipes.geometry })
     .from(settlementResults)
-    .innerJoin(pipes, eq(pipes.id, settlementResults.pipeRowId))
+    .innerJoin(pipes, pipeWithRowId(settlementResults.pipeRowId, enterpriseId))
     // Worst first is level descending: the key compares the level negated.
     .where(after ? and(where, sql`(-${settlementResults.level}, ${settlementResults.minVelocity}, ${settlementResults.pipeRowId}) > (${-after.level}, ${after.minVelocity}, ${after.pipeRowId})`) : where)
     .orderBy(...worstFirst)
@@ -109,7 +109,7 @@ function resultExportPage(db: Db, where: SQL, after: ResultKey | null) {
 /** The (filtered) results as a file, streamed a page at a time (the filters are checked first). */
 export async function exportResults(db: Db, dataset: DatasetRow, query: Filters, format: ExportFormat) {
   const where = await conditions(db, dataset, query);
-  const pages = keysetPages((after: ResultKey | null) => resultExportPage(db, where, after), (r): ResultKey => ({ level: r.level, minVelocity: r.minVelocity, pipeRowId: r.pipeRowId }));
+  const pages = keysetPages((after: ResultKey | null) => resultExportPage(db, dataset.enterpriseId, where, after), (r): ResultKey => ({ level: r.level, minVelocity: r.minVelocity, pipeRowId: r.pipeRowId }));
   return exportFeatures(
     pages,
     ({ geometry, ...r }) => {
