@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gte, ilike, isNull, lte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AreaGeometry, PipeRiskListQuery, PipeRiskRow, RiskLevel, RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { likePattern } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 import { constructionSites, pipeRiskChanges, pipeRiskRuns, pipeRiskSettings, pipeRisks, pipes, pois, riskAreas, settlementDatasets, settlementResults, weatherWarnings } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { pointInArea } from '../../geo/geometry.ts';
@@ -53,7 +53,7 @@ async function conditions(db: Db, enterpriseId: number, q: Omit<PipeRiskListQuer
   if (q.level) where.push(gte(pipeRisks.score, SCORE_RANGE[q.level][0]), lte(pipeRisks.score, SCORE_RANGE[q.level][1]));
   if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
   if (q.masked) where.push(eq(pipeRisks.masked, q.masked === 'true'));
-  if (q.keyword) where.push(ilike(pipes.pipeId, likePattern(q.keyword)));
+  if (q.keyword) where.push(containsText(pipes.pipeId, q.keyword));
   if (q.projectId !== undefined) {
     const project = await getProject(db, enterpriseId, q.projectId);
     where.push(project.area ? pipeInsideArea(project.area as AreaGeometry) : sql`false`);

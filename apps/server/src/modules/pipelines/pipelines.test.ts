@@ -66,6 +66,15 @@ describe('pipelines', () => {
     const edited = (await admin({ method: 'PUT', url: `/api/pipelines/${created.result.id}`, payload: pipe({ material: 'steel', diameterMm: '150' }) })).json().result;
     expect(edited).toMatchObject({ material: 'steel', diameterMm: 150 });
     expect((await admin({ method: 'GET', url: '/api/pipelines?keyword=W-TEST' })).json().result.total).toBe(1);
+    // A keyword is found in any case; one without cased letters (digits) by a plain LIKE, alike.
+    const found = async (keyword: string) => ((await admin({ method: 'GET', url: `/api/pipelines?keyword=${encodeURIComponent(keyword)}&pageSize=100` })).json().result.list as { pipeId: string }[]).map((p) => p.pipeId);
+    expect(await found('w-test')).toEqual(['W-TEST-1']);
+    expect(await found('TEST-1')).toEqual(['W-TEST-1']);
+    expect(await found('ST-1')).toContain('W-TEST-1');
+    const total = async (keyword: string) => (await admin({ method: 'GET', url: `/api/pipelines?keyword=${keyword}` })).json().result.total;
+    const [{ count }] = await rowsOf<{ count: number }>(sql`select count(*)::int as count from pipes where enterprise_id = ${demo.ids.water} and pipe_id ilike '%00012%'`);
+    expect(count).toBeGreaterThan(0);
+    expect(await total('00012')).toBe(count);
     expect((await admin({ method: 'DELETE', url: `/api/pipelines/${created.result.id}` })).json().success).toBe(true);
     expect((await admin({ method: 'GET', url: `/api/pipelines/${created.result.id}` })).statusCode).toBe(404);
   });

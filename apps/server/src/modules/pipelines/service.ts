@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { EXACT_LIST_LIMIT, type AreaGeometry, type ListPage, type PipeFilters, type PipeInput, type PipeListQuery } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
@@ -9,7 +9,7 @@ import { encodeTileLine } from '../../geo/tileLine.ts';
 import { pipeInsideArea } from './queries.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
-import { likePattern } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 
 const columns = {
   id: pipes.id,
@@ -29,7 +29,7 @@ const columns = {
 /** Filters the pipe table understands, all scoped to one enterprise. */
 async function conditions(db: Db, enterpriseId: number, q: PipeFilters) {
   const where: SQL[] = [eq(pipes.enterpriseId, enterpriseId)];
-  if (q.keyword) where.push(ilike(pipes.pipeId, likePattern(q.keyword)));
+  if (q.keyword) where.push(containsText(pipes.pipeId, q.keyword));
   if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
   if (q.material) where.push(eq(pipes.material, q.material));
   if (q.diameterMin !== undefined) where.push(gte(pipes.diameterMm, q.diameterMin));

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
 import { EXACT_LIST_LIMIT, SETTLEMENT_LEVELS, type AreaGeometry, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
@@ -8,7 +8,7 @@ import { EXPORT_PAGE, exportFeatures, keysetPages, type ExportFormat } from '../
 import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
 import { getProject } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
-import { likePattern } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 
 const columns = {
   pipeRowId: settlementResults.pipeRowId,
@@ -42,7 +42,7 @@ async function conditions(db: Db, dataset: DatasetRow, query: Filters): Promise<
   if (query.projectId) where.push(pipeInsideArea((await getProject(db, dataset.enterpriseId, query.projectId)).area as AreaGeometry));
   if (query.level) where.push(eq(settlementResults.level, SETTLEMENT_LEVELS.indexOf(query.level)));
   if (query.networkType) where.push(eq(pipes.networkType, query.networkType));
-  if (query.keyword) where.push(ilike(pipes.pipeId, likePattern(query.keyword)));
+  if (query.keyword) where.push(containsText(pipes.pipeId, query.keyword));
   return and(...where)!;
 }
 
