@@ -242,7 +242,7 @@ async function main() {
     }
 
     // 1. Imports.
-    say('\nImport (job: read, check in worker threads, write by COPY in one transaction; replace mode)');
+    say('\nImport (job: read, check in worker threads, load by COPY into a table of its own, build its indexes, swap it in as the partition; replace mode)');
     const embedded = await freshDatabase('pglite', dir);
     await seedDemo(embedded.database.db, { cityPipes: 200 });
     const onPglite = await importNetwork(embedded.database, dir, file, 1);
