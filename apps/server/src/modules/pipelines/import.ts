@@ -1,6 +1,6 @@
 import { sql, eq } from 'drizzle-orm';
 import type { PipeImportField, PipeImportStart } from '@console/contract';
-import type { Db } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { copyBinaryInto } from '../../db/copy.ts';
 import { lockNotAvailable, uniqueViolation } from '../../db/errors.ts';
 import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition } from '../../db/partitions.ts';
@@ -266,6 +266,12 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
     if (signal.aborted) throw new JobInterrupted();
     await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: reading.rowsRead });
     await buildIndexesLike(db, 'pipes', table);
+    // The network's kept counts, made from the loaded rows before the swap (which fires no
+    // statement trigger), so the swap holds the network no longer than it takes to swap.
+    const counts = await queryRows<{ network_type: string; material: string; pipes: number; length_m: number }>(
+      db,
+      sql`select network_type, coalesce(material, '') as material, count(*)::int as pipes, sum(length_m)::float8 as length_m from ${sql.identifier(table)} group by 1, 2 order by 1, 2`,
+    );
     if (signal.aborted) throw new JobInterrupted();
     for (let attempt = 1; ; attempt++) {
       try {
@@ -278,11 +284,9 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
             .from(pipeCounts)
             .where(eq(pipeCounts.enterpriseId, job.enterpriseId));
           await swapPartition(tx, 'pipes', pipePartition(job.enterpriseId), table, job.enterpriseId);
-          // The swap fires no statement trigger: the counts are made again from the new partition.
           await tx.delete(pipeCounts).where(eq(pipeCounts.enterpriseId, job.enterpriseId));
-          await tx.execute(sql`insert into pipe_counts (enterprise_id, network_type, material, pipes, length_m)
-            select enterprise_id, network_type, coalesce(material, ''), count(*), sum(length_m) from ${sql.identifier(pipePartition(job.enterpriseId))}
-            group by 1, 2, 3 order by 1, 2, 3`);
+          if (counts.length)
+            await tx.insert(pipeCounts).values(counts.map((c) => ({ enterpriseId: job.enterpriseId, networkType: c.network_type, material: c.material, pipes: Number(c.pipes), lengthM: Number(c.length_m) })));
           await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
           await markSucceeded(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
         });
