@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from './client.ts';
+import { queryRows, type Db } from './client.ts';
 import { isServerDatabase } from './copy.ts';
 
 /**
@@ -16,8 +16,6 @@ const INDEX_BUILDS_AT_ONCE = 2;
 /** Memory each build may sort in (PostgreSQL's default, 64 MB, spills a million-row index to disk). */
 const INDEX_BUILD_MEMORY = '256MB';
 
-type Rows<T> = { rows: T[] };
-
 /** Creates `table` shaped as `parent` (columns, defaults, generated columns), holding only rows whose `column` is `value`. */
 export async function createLoadTable(db: Db, parent: string, table: string, column: string, value: number) {
   await db.execute(sql`create table ${sql.identifier(table)} (like ${sql.identifier(parent)} including defaults including generated,
@@ -33,16 +31,19 @@ export async function dropLoadTable(db: Db, table: string) {
  * slowest kinds first so the last ones to finish are short (a box index is most of the work).
  */
 async function indexStatements(db: Db, parent: string, table: string): Promise<string[]> {
-  const found = (await db.execute(sql`
+  const found = await queryRows<{ name: string; index: string; constraint: string | null }>(
+    db,
+    sql`
     select ic.relname as "name", pg_get_indexdef(i.indexrelid) as "index", pg_get_constraintdef(c.oid) as "constraint"
     from pg_index i
     join pg_class ic on ic.oid = i.indexrelid
     join pg_am am on am.oid = ic.relam
     left join pg_constraint c on c.conindid = i.indexrelid and c.conrelid = i.indrelid
     where i.indrelid = ${parent}::regclass
-    order by case am.amname when 'gist' then 0 when 'gin' then 1 else 2 end, i.indpred is not null, ic.relname`)) as unknown as Rows<{ name: string; index: string; constraint: string | null }>;
+    order by case am.amname when 'gist' then 0 when 'gin' then 1 else 2 end, i.indpred is not null, ic.relname`,
+  );
   const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  return found.rows.map(({ name, index, constraint }) => {
+  return found.map(({ name, index, constraint }) => {
     // Named here: builds running together would otherwise pick the same name for two indexes.
     const own = quoted(`${table}_${name}`);
     // A key is added as a constraint, so the parent's key takes it as its partition's.
@@ -87,18 +88,19 @@ export async function buildIndexesLike(db: Db, parent: string, table: string) {
 export async function swapPartition(tx: Db, parent: string, partition: string, loaded: string, value: number) {
   const bound = sql.raw(String(Math.trunc(value)));
   const [p, old, fresh] = [sql.identifier(parent), sql.identifier(partition), sql.identifier(loaded)];
-  const attached = (await tx.execute(sql`select exists (select 1 from pg_inherits where inhparent = ${parent}::regclass and inhrelid = to_regclass(${partition})) as "attached"`)) as unknown as Rows<{
-    attached: boolean;
-  }>;
-  if (attached.rows[0].attached) {
+  const [{ attached }] = await queryRows<{ attached: boolean }>(
+    tx,
+    sql`select exists (select 1 from pg_inherits where inhparent = ${parent}::regclass and inhrelid = to_regclass(${partition})) as "attached"`,
+  );
+  if (attached) {
     await tx.execute(sql`alter table ${p} detach partition ${old}`);
     await tx.execute(sql`drop table ${old}`);
   }
   await tx.execute(sql`alter table ${p} attach partition ${fresh} for values in (${bound})`);
   await tx.execute(sql`alter table ${fresh} rename to ${old}`);
   // Its indexes named after it too (the old partition's names are free now).
-  const indexes = (await tx.execute(sql`select c.relname as "name" from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${partition}::regclass`)) as unknown as Rows<{ name: string }>;
-  for (const { name } of indexes.rows) {
+  const indexes = await queryRows<{ name: string }>(tx, sql`select c.relname as "name" from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${partition}::regclass`);
+  for (const { name } of indexes) {
     if (name.startsWith(`${loaded}_`)) await tx.execute(sql`alter index ${sql.identifier(name)} rename to ${sql.identifier(`${partition}${name.slice(loaded.length)}`)}`);
   }
   // The bound is the partition's own now: the check only served the attaching.

@@ -69,10 +69,10 @@ export async function seedDemoWeather(db: Db, input: { enterpriseId: number; lon
   await keepHours(db, input.enterpriseId, place, 'forecast', forecast);
 }
 
-/** One CAP 1.2 message of the district observatory, as its feed carries it. */
 /** A time as CAP gives it in China: local time with its offset ("2026-11-22T16:00:00+08:00"). */
 const chinaTime = (ms: number) => `${new Date(ms + 8 * HOUR_MS).toISOString().slice(0, 19)}+08:00`;
 
+/** One CAP 1.2 message of the district observatory, as its feed carries it. */
 function capMessage(m: { id: string; sent: string; msgType: 'Alert' | 'Update' | 'Cancel'; references?: string; event: string; severity: string; onset: string; expires: string; headline: string; description: string; instruction: string; polygon: string }) {
   const sender = '滨江区气象台';
   return `<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">

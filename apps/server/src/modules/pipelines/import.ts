@@ -205,6 +205,7 @@ async function importStaged(db: Db, job: ImportJob, options: PipeImportStart, re
 
 /** The table a job loads a network into before it becomes the enterprise's partition (migration 0026). */
 const loadTable = (jobId: number) => `pipes_load_${Math.trunc(jobId)}`;
+/** An enterprise's partition of the network, as pipes_partition_add (migration 0026) names it. */
 export const pipePartition = (enterpriseId: number) => `pipes_of_${Math.trunc(enterpriseId)}`;
 /** How long the swap waits for readers of the network to finish before it lets them by and tries again. */
 const SWAP_LOCK_WAIT = '2s';
