@@ -1,5 +1,7 @@
 /** Import jobs of every kind and their reports. */
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { RUNNING_IMPORT_STATUSES } from '@console/contract';
+import { sql } from 'drizzle-orm';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.ts';
 import { users } from './users.ts';
 import { enterprises } from './enterprises.ts';
@@ -43,7 +45,12 @@ export const importJobs = pgTable(
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('import_jobs_enterprise_idx').on(t.enterpriseId, t.createdAt)],
+  (t) => [
+    index('import_jobs_enterprise_idx').on(t.enterpriseId, t.createdAt),
+    // One running job per enterprise and kind, held by the database: two starts at once cannot
+    // both pass a check made before either writes (two replaces of one network would race).
+    uniqueIndex('import_jobs_one_running_idx').on(t.enterpriseId, t.kind).where(sql`${t.status} in (${sql.raw(RUNNING_IMPORT_STATUSES.map((s) => `'${s}'`).join(', '))})`),
+  ],
 );
 
 /** What a finished import did; extent: [minLon, minLat, maxLon, maxLat] of what it wrote. */

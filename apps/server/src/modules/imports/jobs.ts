@@ -4,6 +4,7 @@ import { extname, join } from 'node:path';
 import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language } from '@console/contract';
 import type { Db } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/uploads.ts';
@@ -120,13 +121,22 @@ export async function assertNoRunningJob(db: Db, enterpriseId: number, kind: Imp
   if (running) throw new AppError(409, 'import.busy');
 }
 
-/** Marks the job as running with the user's options (only from analysed, so a double click starts it once). */
+/**
+ * Marks the job as running with the user's options (only from analysed, so a double click starts
+ * it once). Another job of its kind running for the enterprise makes it busy: assertNoRunningJob
+ * says so early, and the database's one-running index (import_jobs_one_running_idx) holds it when
+ * two starts come at once.
+ */
 export async function markStarted(db: Db, job: ImportJob, options: Record<string, unknown>) {
   const started = await db
     .update(importJobs)
     .set({ status: 'validating', options, startedAt: new Date(), heartbeatAt: new Date() })
     .where(and(eq(importJobs.id, job.id), eq(importJobs.status, 'analysed')))
-    .returning({ id: importJobs.id });
+    .returning({ id: importJobs.id })
+    .catch((error) => {
+      if (uniqueViolation(error)) throw new AppError(409, 'import.busy');
+      throw error;
+    });
   if (!started.length) throw new AppError(409, 'import.notAnalysed');
 }
 

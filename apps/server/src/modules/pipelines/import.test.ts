@@ -271,6 +271,13 @@ describe('pipe imports', () => {
     const again = await start();
     expect(again.statusCode).toBe(409);
     await demo.app.imports.settled(analysed.id);
+
+    // Three uploads started at once, each twice: one job runs, every other start is refused.
+    const uploads = await Promise.all([0, 1, 2].map(async () => (await upload(member, 'network.geojson', fixture('network.geojson'))).json().result as ImportJobView));
+    const starts = await Promise.all([...uploads, ...uploads].map((job) => member({ method: 'POST', url: `/api/pipelines/imports/${job.id}/start`, payload: { mapping: job.suggestedMapping, mode: 'upsert' } })));
+    expect(starts.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(starts.filter((r) => r.statusCode === 409)).toHaveLength(5);
+    for (const job of uploads) await demo.app.imports.settled(job.id);
   });
 
   it('a job whose server died ends as interrupted at the next start, its staged rows and files dropped, and imports go on', async () => {
