@@ -78,8 +78,24 @@ const CONSOLE_CSP = {
 /** Routes whose writes change what composite pipe risk is made of. */
 const RISK_INPUTS = /^\/api\/(pipelines|leaks|settlement|construction|risk-areas|weather)\//;
 
-/** API answers are data, never pages: nothing may load from them or frame them. */
-const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"], upgradeInsecureRequests: null };
+/**
+ * API answers (JSON, tiles, photos) are data, never pages: nothing may load from them or frame
+ * them, and they are not sniffed or read by other sites. The headers that only steer documents
+ * (opener policy, referrer, DNS prefetch, XSS filter, origin clusters, Flash and IE downloads)
+ * are left off, as OWASP's REST security cheat sheet has it: each answer carries 6 headers
+ * (~300 bytes) instead of 12.
+ */
+const API_HELMET = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  frameguard: { action: 'deny' },
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} as const;
 
 export interface AppOptions {
   config: Config;
@@ -140,14 +156,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (parsed.success) return { value: parsed.data };
     return { error: Object.assign(new Error('invalid input'), { issues: parsed.error.issues }) };
   });
-  // Response schemas document the API; answers are plain JSON (cached reads spliced in as they are).
-  app.setSerializerCompiler(() => serializePayload);
-  app.setReplySerializer(serializePayload);
+  // Response schemas document the API; answers are plain JSON (cached reads spliced in as they
+  // are). Fastify types a serializer's output as a string but writes a Buffer as it is.
+  const writeJson = serializePayload as (payload: unknown) => string;
+  app.setSerializerCompiler(() => writeJson);
+  app.setReplySerializer(writeJson);
 
   // Security headers made once by helmet (not per request): the console's pages get the policy
-  // they work under; API answers (JSON, tiles, photos) are never documents, so theirs allows nothing.
+  // they work under; API answers get the few that protect data (API_HELMET).
   const consoleHeaders = staticHeadersOf(helmet({ contentSecurityPolicy: { directives: CONSOLE_CSP }, frameguard: { action: 'deny' } }));
-  const apiHeaders = staticHeadersOf(helmet({ contentSecurityPolicy: { directives: API_CSP }, frameguard: { action: 'deny' } }));
+  const apiHeaders = staticHeadersOf(helmet(API_HELMET));
 
   await app.register(cookie);
   await app.register(formbody);

@@ -38,8 +38,13 @@ describe('security headers', () => {
       expect(csp, url).toContain("frame-ancestors 'none'");
       expect(csp, url).not.toContain('upgrade-insecure-requests');
       if (url.startsWith('/api/')) {
-        // Data, never a page: nothing may load from it.
-        expect(csp, url).toContain("default-src 'none'");
+        // Data, never a page: nothing may load from it, other sites may not read it, and the
+        // headers that steer only documents are left off.
+        expect(csp, url).toBe("default-src 'none';frame-ancestors 'none'");
+        expect(answer.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+        for (const documentOnly of ['referrer-policy', 'cross-origin-opener-policy', 'x-xss-protection', 'x-dns-prefetch-control']) {
+          expect(answer.headers[documentOnly], `${url} ${documentOnly}`).toBeUndefined();
+        }
       } else {
         expect(csp, url).toContain("script-src 'self'");
         // Map servers named in the enterprise's settings: tiles and capabilities over http(s).

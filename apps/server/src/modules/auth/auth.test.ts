@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq, like, sql } from 'drizzle-orm';
+import { translate } from '@console/contract';
 import { accessTokens, loginKeys, throttles, users } from '../../db/schema.ts';
 import { as, cookieOf, DEMO_PASSWORD, encryptPassword, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 
@@ -284,7 +285,12 @@ describe('tokens', () => {
 
 describe('GET /api/getUserPermission', () => {
   it('reports the role table of the current enterprise', async () => {
-    const admin = (await as(demo.app, await login(demo.app, 'admin'))({ method: 'GET', url: '/api/getUserPermission' })).json().result;
+    const answer = await as(demo.app, await login(demo.app, 'admin'))({ method: 'GET', url: '/api/getUserPermission', headers: { 'accept-language': 'zh-CN' } });
+    // Written from UTF-8 pieces kept per role: the length counts bytes, the text reads back whole.
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(answer.headers['content-length'])).toBe(answer.rawPayload.length);
+    expect(answer.json().message).toBe(translate('ok', 'zh-CN'));
+    const admin = answer.json().result;
     expect(admin).toMatchObject({ name: '王建国', avatar: '', userType: 'admin' });
     expect(admin.role.permissions).toEqual(admin.permissions);
     expect(admin.permissions.map((p: { permissionId: string }) => p.permissionId)).toEqual(

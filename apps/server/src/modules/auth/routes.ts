@@ -38,8 +38,10 @@ import {
 /** The cookie that binds a one-time login key to the browser that asked for it. */
 const LOGIN_KEY_COOKIE = 'login_key';
 const tags = ['auth'];
-const PERMISSIONS_JSON = Object.fromEntries(Object.entries(ROLE_PERMISSIONS).map(([role, permissions]) => [role, JSON.stringify(permissions)])) as Record<keyof typeof ROLE_PERMISSIONS, string>;
-const NO_ENTERPRISE_PERMISSIONS_JSON = JSON.stringify(NO_ENTERPRISE_PERMISSIONS);
+/** The start of getUserPermission's answer (the role's permission list, twice), as UTF-8 once per role. */
+const permissionsHead = (permissions: unknown) => Buffer.from(`{"role":{"permissions":${JSON.stringify(permissions)}},"permissions":${JSON.stringify(permissions)},`);
+const PERMISSIONS_HEAD = Object.fromEntries(Object.entries(ROLE_PERMISSIONS).map(([role, permissions]) => [role, permissionsHead(permissions)])) as Record<keyof typeof ROLE_PERMISSIONS, Buffer>;
+const NO_ENTERPRISE_PERMISSIONS_HEAD = permissionsHead(NO_ENTERPRISE_PERMISSIONS);
 const publicRoute = { access: { auth: 'public' } } as const;
 
 export const authRoutes: FastifyPluginAsync = async (app) => {
@@ -102,8 +104,8 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
       const user = requireUser(request);
       const enterprise = await app.access.currentEnterprise(user.id, request.headers[HEADERS.enterprise.toLowerCase()]);
       // Every page load asks this: the role's permission list (the bulk of the answer) is
-      // serialized once per role at start, the rest per request.
-      const permissions = enterprise ? PERMISSIONS_JSON[enterprise.role] : NO_ENTERPRISE_PERMISSIONS_JSON;
+      // serialized and encoded once per role at start, the rest per request.
+      const head = enterprise ? PERMISSIONS_HEAD[enterprise.role] : NO_ENTERPRISE_PERMISSIONS_HEAD;
       const rest = JSON.stringify({
         name: user.realname,
         avatar: user.avatar,
@@ -112,7 +114,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
         enterpriseId: enterprise?.id ?? null,
         userType: enterprise?.role ?? null,
       });
-      return ok(request, new SerializedJson(`{"role":{"permissions":${permissions}},"permissions":${permissions},${rest.slice(1)}`) as unknown as UserPermission);
+      return ok(request, new SerializedJson([head, Buffer.from(rest.slice(1))]) as unknown as UserPermission);
     },
   );
 
