@@ -84,7 +84,7 @@ function sampleTiles(extent: [number, number, number, number], z: number, count:
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const TILE_SAMPLES = 300;
+const TILE_SAMPLES = 1000;
 
 interface TileTimes {
   p50: number;
