@@ -139,4 +139,62 @@ test.describe('alert loop', () => {
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alerts-zh.png') });
   });
+
+  test('an open alert rises to the graver level its site is measured at, with a notice and a timeline entry', async ({ page }, testInfo) => {
+    const token = await apiLogin('admin');
+    const [water] = await enterpriseIds('admin');
+    const pipe = (await api<{ list: { geometry: { coordinates: number[][] } }[] }>(token, 'GET', '/pipelines?networkType=water&pageSize=1&page=90', undefined, water.id)).result.list[0];
+    // A small dig about 7 m beside the pipe's middle: "other works" there are of low or medium
+    // criticality, a metro shaft of high.
+    const [[x1, y1], [x2, y2]] = pipe.geometry.coordinates;
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const offset = 7 / 111_000 / length;
+    const point = [(x1 + x2) / 2 - (y2 - y1) * offset, (y1 + y2) / 2 + (x2 - x1) * offset];
+    const form = { name: '管线旁小型开挖', buildType: 'other', point: JSON.stringify(point), radiusM: 1 };
+    const site = await api<{ id: number; siteNo: string }>(token, 'POST', '/construction/sites', form, water.id);
+    expect(site.success, site.message).toBe(true);
+    const { id, siteNo } = site.result;
+    let alertId: number | undefined;
+    cleanup = async () => {
+      if (alertId) await api(token, 'POST', `/alerts/alerts/${alertId}/falseAlarm`, { note: 'e2e' }, water.id);
+      await api(token, 'DELETE', `/construction/sites/${id}`, undefined, water.id);
+    };
+    expect((await api(token, 'POST', `/construction/sites/${id}/judge`, { result: 'threat' }, water.id)).success).toBe(true);
+    await api(token, 'POST', '/alerts/check', undefined, water.id);
+    const raised = await api<{ list: { id: number; level: string }[] }>(token, 'GET', `/alerts/alerts?keyword=${siteNo}`, undefined, water.id);
+    expect(raised.result.list).toHaveLength(1);
+    alertId = raised.result.list[0].id;
+    const firstLevel = raised.result.list[0].level;
+    expect(['III', 'IV']).toContain(firstLevel);
+
+    await signIn(page, 'admin');
+    await page.goto('/risk/alerts');
+    await page.getByTestId('alerts-keyword').fill(siteNo);
+    await page.getByTestId('alerts-keyword').press('Enter');
+    await page.locator('.ant-table-row', { hasText: siteNo }).click();
+    const drawer = page.getByTestId('alert-drawer');
+    await expect(drawer.getByTestId('alert-level')).toContainText(firstLevel);
+
+    // The site turns out to be a metro shaft: measured again, it is of high criticality, and the
+    // open alert follows it to level II while the console is open.
+    expect((await api(token, 'PUT', `/construction/sites/${id}`, { ...form, buildType: 'metro' }, water.id)).success).toBe(true);
+    await expect(page.locator('.ant-notification-notice', { hasText: 'Alert raised to level II' })).toBeVisible({ timeout: 30_000 });
+    await expect(drawer.getByTestId('alert-level')).toContainText('II');
+    await expect(drawer.getByTestId('alert-state')).toHaveText('New');
+    const timeline = drawer.getByTestId('alert-timeline');
+    await expect(timeline).toContainText('Level raised');
+    await expect(timeline).toContainText(`Level ${firstLevel} → II`);
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: testInfo.outputPath('alert-escalated-en.png') });
+
+    await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
+    await page.reload();
+    await page.getByTestId('alerts-keyword').fill(siteNo);
+    await page.getByTestId('alerts-keyword').press('Enter');
+    await page.locator('.ant-table-row', { hasText: siteNo }).click();
+    await expect(page.getByTestId('alert-timeline')).toContainText('预警升级');
+    await expect(page.getByTestId('alert-timeline')).toContainText(`${firstLevel} 级 → II 级`);
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: testInfo.outputPath('alert-escalated-zh.png') });
+  });
 });

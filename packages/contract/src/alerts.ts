@@ -31,10 +31,13 @@ export type AlertState = (typeof ALERT_STATES)[number];
 /** States of an alert that is still being worked (closed and false alarms are done). */
 export const OPEN_ALERT_STATES: AlertState[] = ['new', 'confirmed', 'dispatched', 'handling', 'handled'];
 
-export const ALERT_ACTIONS = ['raise', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
+/** `raise` and `escalate` are the rules' (a graver finding on an object whose alert is open); the rest are people's steps. */
+export const ALERT_ACTIONS = ['raise', 'escalate', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
 export type AlertAction = (typeof ALERT_ACTIONS)[number];
 /** The steps a person takes, and the states each may be taken from. */
-export type AlertStep = Exclude<AlertAction, 'raise'>;
+/** The timeline entries the rules write, not a person: no step, no photos. */
+export const RULE_ACTIONS = ['raise', 'escalate'] as const satisfies readonly AlertAction[];
+export type AlertStep = Exclude<AlertAction, (typeof RULE_ACTIONS)[number]>;
 export const ALERT_STEP_FROM: Record<AlertStep, AlertState[]> = {
   confirm: ['new'],
   falseAlarm: ['new', 'confirmed'],
@@ -188,9 +191,9 @@ export interface AlertSummary {
   medianFirstResponseMin: number | null;
 }
 
-/** What the live stream sends when an alert is raised or changes. */
+/** What the live stream sends when an alert is raised, rises to a graver level, or changes. */
 export interface AlertLiveEvent {
-  kind: 'raised' | 'changed';
+  kind: 'raised' | 'escalated' | 'changed';
   id: number;
   code: string;
   rule: AlertRule;

@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { alerts, pois, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
-import { RULE_NAMES } from './rules.ts';
+import { escalateRule, RULE_NAMES } from './rules.ts';
 
 const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
@@ -25,6 +25,8 @@ describe('alert rules', () => {
     const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     // The composite risk is assessed first: a segment that rose to I or II is a rule's input.
     expect((await water({ method: 'POST', url: '/api/pipe-risk/runs' })).statusCode).toBe(200);
+    // The demo's own forecast rain may be in force now too (its hours are fixed dates): counted first.
+    const warningAlertsBefore = (await countByRule(demo.ids.water)).weatherRiskArea ?? 0;
     // A rainstorm in force over a waterlogging point whose trigger it met (as the weather module keeps it).
     const now = Date.now();
     await demo.database.db.insert(weatherWarnings).values({
@@ -48,7 +50,7 @@ describe('alert rules', () => {
     const gasRules = await countByRule(demo.ids.gas);
     const byRule = Object.fromEntries(RULE_NAMES.map((rule) => [rule, (waterRules[rule] ?? 0) + (gasRules[rule] ?? 0)]));
     // The demo has something for every rule: each raised at least one alert.
-    expect(byRule.weatherRiskArea).toBe(1);
+    expect(waterRules.weatherRiskArea).toBe(warningAlertsBefore + 1);
     for (const rule of RULE_NAMES) expect(byRule[rule], rule).toBeGreaterThan(0);
 
     // Checked again (and again at once, as two servers would): nothing new.
@@ -84,6 +86,53 @@ describe('alert rules', () => {
     // The allowed days are the enterprise's setting: at 60 days the 20-day-old leak raises nothing new.
     expect((await water({ method: 'PUT', url: '/api/alerts/settings', payload: { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 60 } })).statusCode).toBe(200);
     expect((await water({ method: 'GET', url: '/api/alerts/settings' })).json().result.leakRepairDays).toBe(60);
+  });
+  it('raises an open alert to the graver level its object reaches, once, and never lowers it', async () => {
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const now = Date.now();
+    const [warning] = await demo.database.db
+      .insert(weatherWarnings)
+      .values({
+        enterpriseId: demo.ids.water,
+        source: 'official',
+        basis: 'forecast',
+        type: 'rainstorm',
+        level: 'IV',
+        start: new Date(now - 3_600_000),
+        end: new Date(now + 6 * 3_600_000),
+        value: 52,
+        levels: [],
+        area: { type: 'Polygon', coordinates: [[[120.15, 30.15], [120.2, 30.15], [120.2, 30.2], [120.15, 30.2], [120.15, 30.15]]] },
+        touches: { pipes: [], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm: 52, hours: 3, triggerMm: 50 }], sites: [] },
+      })
+      .returning({ id: weatherWarnings.id });
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 1, escalated: 0 });
+    const alertOf = async () => (await demo.database.db.select().from(alerts).where(and(eq(alerts.rule, 'weatherRiskArea'), eq(alerts.objectKey, `warning:${warning.id}`))))[0];
+    const raised = await alertOf();
+    expect(raised.level).toBe('IV');
+    expect((await step(water, raised.id, 'confirm')).statusCode).toBe(200);
+
+    // The warning is updated to orange with more rain (a CAP Update): the open alert follows it, in its state.
+    await demo.database.db.update(weatherWarnings).set({ level: 'II', value: 88 }).where(eq(weatherWarnings.id, warning.id));
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 1 });
+    const escalated = await alertOf();
+    expect(escalated).toMatchObject({ id: raised.id, level: 'II', value: 88, state: 'confirmed' });
+    const detail = (await water({ method: 'GET', url: `/api/alerts/alerts/${raised.id}` })).json().result;
+    expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'escalate']);
+    expect(detail.events[2]).toMatchObject({ fromState: 'confirmed', toState: 'confirmed', details: { fromLevel: 'IV', toLevel: 'II' } });
+    expect((await water({ method: 'GET', url: '/api/alerts/summary' })).json().result.byLevel.II).toBeGreaterThan(0);
+
+    // Graver again, checked by two servers at once: escalated once, one timeline entry.
+    await demo.database.db.update(weatherWarnings).set({ level: 'I' }).where(eq(weatherWarnings.id, warning.id));
+    const both = await Promise.all([1, 2].map(() => escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), 7)));
+    expect(both.flat()).toEqual([raised.id]);
+    // Milder later: the alert keeps the gravest level it reached.
+    await demo.database.db.update(weatherWarnings).set({ level: 'III' }).where(eq(weatherWarnings.id, warning.id));
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 0 });
+    expect((await alertOf()).level).toBe('I');
+    const [{ n }] = await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from alert_events where alert_id = ${raised.id} and action = 'escalate'`);
+    expect(Number(n)).toBe(2);
+    await demo.database.db.delete(weatherWarnings).where(eq(weatherWarnings.id, warning.id));
   });
 });
 

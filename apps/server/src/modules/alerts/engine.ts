@@ -6,7 +6,7 @@ import { Feed } from '../../db/changes.ts';
 import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
 import type { SmsProvider } from '../sms/provider.ts';
-import { RULE_NAMES, raiseRule } from './rules.ts';
+import { escalateRule, RULE_NAMES, raiseRule } from './rules.ts';
 import { getAlertSettings, liveEventsOf, type StepResult } from './service.ts';
 
 /** An alert event for the members of one enterprise. */
@@ -17,6 +17,12 @@ export interface AlertMessage {
 
 /** Deadlines in texts are China's clock time, as the crews read them. */
 const CHINA_TIME = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+
+/** What one check did: the ids of the alerts it raised and of those it found graver. */
+export interface CheckResult {
+  raised: number[];
+  escalated: number[];
+}
 
 /** Time-based rules (a leak left unrepaired for N days) are checked at least this often. */
 const SWEEP_MS = 5 * 60_000;
@@ -29,7 +35,7 @@ const SWEEP_MS = 5 * 60_000;
  */
 export class AlertEngine {
   readonly feed: Feed<AlertMessage>;
-  private readonly running = new Map<number, Promise<number[]>>();
+  private readonly running = new Map<number, Promise<CheckResult>>();
   private readonly again = new Set<number>();
   private sweeper: NodeJS.Timeout | null = null;
 
@@ -57,13 +63,13 @@ export class AlertEngine {
     this.waiting.call(enterpriseId, () => void this.check(enterpriseId).catch((error) => this.log?.error({ err: error, enterpriseId }, 'alert check failed')));
   }
 
-  /** Runs every rule for the enterprise now; answers the ids raised. A check asked for while one runs follows it. */
-  async check(enterpriseId: number, now = new Date()): Promise<number[]> {
+  /** Runs every rule for the enterprise now; answers the ids raised and escalated. A check asked for while one runs follows it. */
+  async check(enterpriseId: number, now = new Date()): Promise<CheckResult> {
     const current = this.running.get(enterpriseId);
     if (current) {
       this.again.add(enterpriseId);
       await current.catch(() => {});
-      if (!this.again.delete(enterpriseId)) return [];
+      if (!this.again.delete(enterpriseId)) return { raised: [], escalated: [] };
       return this.check(enterpriseId, now);
     }
     const work = this.runRules(enterpriseId, now);
@@ -78,12 +84,20 @@ export class AlertEngine {
   private async runRules(enterpriseId: number, now: Date) {
     const { leakRepairDays } = await getAlertSettings(this.db, enterpriseId);
     const raised: number[] = [];
-    for (const rule of RULE_NAMES) raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, leakRepairDays)));
+    const escalated: number[] = [];
+    for (const rule of RULE_NAMES) {
+      escalated.push(...(await escalateRule(this.db, rule, enterpriseId, now, leakRepairDays)));
+      raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, leakRepairDays)));
+    }
+    if (escalated.length) {
+      this.log?.info({ enterpriseId, escalated: escalated.length }, 'alerts escalated');
+      await this.announce('escalated', escalated);
+    }
     if (raised.length) {
       this.log?.info({ enterpriseId, raised: raised.length }, 'alerts raised');
       await this.announce('raised', raised);
     }
-    return raised;
+    return { raised, escalated };
   }
 
   private async sweep() {

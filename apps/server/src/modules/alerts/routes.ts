@@ -101,9 +101,10 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     engine.soon(enterpriseId);
     return ok(request, request.body, 'alerts.saved');
   });
-  api.post('/check', { config: settings, schema: { tags, summary: 'Run every alert rule now (admins); answers how many alerts were raised' } }, async (request) =>
-    ok(request, { raised: (await engine.check(requireEnterprise(request).id)).length }),
-  );
+  api.post('/check', { config: settings, schema: { tags, summary: 'Run every alert rule now (admins); answers how many alerts were raised and how many open ones rose to a graver level' } }, async (request) => {
+    const { raised, escalated } = await engine.check(requireEnterprise(request).id);
+    return ok(request, { raised: raised.length, escalated: escalated.length });
+  });
 
   // The live stream (server-sent events): the same token and enterprise checks as every route,
   // made again whenever sign-ins or memberships change, so a revoked token or a removed member

@@ -7,14 +7,13 @@ import { levelOrder, OPEN_ALERT_SQL } from '../../db/schema.ts';
  * The alert rules. Each is one SELECT of candidates over its source's kept figures, with the
  * columns of an alert; raising is one INSERT ... ON CONFLICT DO NOTHING over it, so the unique
  * indexes of `alerts` (one alert per occurrence ever, one open alert per object and rule) decide
- * what is new, atomically, however many servers check at once. Nothing is read into Node.
+ * what is new, atomically, however many servers check at once; escalating is one UPDATE of the
+ * open alerts the candidates find graver. Nothing is read into Node.
  */
 type Candidates = (enterpriseId: number, now: Date, leakRepairDays: number) => SQL;
 
 /** At most this many alerts per rule and check, worst first: a flood waits for the next check. */
 const RAISE_LIMIT = 500;
-
-
 
 /** Bounding box of a GeoJSON polygon or multipolygon kept as jsonb (weather warning areas). */
 const areaBox = (area: SQL) => {
@@ -146,6 +145,39 @@ export async function raiseRule(db: Db, rule: Exclude<AlertRule, 'manual'>, ente
         ),
         timeline as (insert into alert_events (alert_id, at, action, to_state) select id, ${now}, 'raise', 'new' from raised)
         select id from raised order by id`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * Raises the level of the open alerts whose object the rule now finds graver (a site measured more
+ * critical, a warning updated from yellow to orange, a pipe's risk risen from II to I while its
+ * alert is open): level, value, threshold and facts follow the finding, and the timeline says from
+ * which level to which. The level is compared again on the row the update locks, so two servers
+ * checking at once escalate an alert once. Answers the ids escalated.
+ */
+export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, enterpriseId: number, now: Date, leakRepairDays: number): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`with candidates as (${RULES[rule](enterpriseId, now, leakRepairDays)}),
+        graver as (
+          select distinct on (a.id) a.id, a.level as from_level, c.level, c.value, c.threshold, c.details
+          from alerts a join candidates c on c.object_key = a.object_key
+          where a.enterprise_id = ${enterpriseId} and a.rule = ${rule} and ${OPEN_ALERT_SQL}
+            and ${levelOrder(sql`c.level`)} < ${levelOrder(sql`a.level`)}
+          order by a.id, ${levelOrder(sql`c.level`)}
+        ),
+        escalated as (
+          update alerts a set level = g.level, value = g.value, threshold = g.threshold, details = g.details, updated_at = ${now}
+          from graver g
+          where a.id = g.id and ${levelOrder(sql`g.level`)} < ${levelOrder(sql`a.level`)}
+          returning a.id, a.state, g.from_level, g.level
+        ),
+        timeline as (
+          insert into alert_events (alert_id, at, action, from_state, to_state, details)
+          select id, ${now}, 'escalate', state, state, jsonb_build_object('fromLevel', from_level, 'toLevel', level) from escalated
+        )
+        select id from escalated order by id`,
   );
   return rows.map((r) => Number(r.id));
 }

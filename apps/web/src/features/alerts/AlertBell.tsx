@@ -18,9 +18,13 @@ dayjs.extend(relativeTime);
 // The bell is on every page of the console: the alert messages come with the layout.
 await loadAlertMessages();
 
+/** The live events the bell gives a notice of. */
+type Noticed = Exclude<AlertLiveEvent['kind'], 'changed'>;
+
 /**
  * The header's bell: how many alerts wait for someone to confirm them, the latest of them, and a
- * notice when one is raised. Live: the server's event stream refreshes every alert view at once.
+ * notice when one is raised or rises to a graver level. Live: the server's event stream refreshes
+ * every alert view at once.
  */
 export function AlertBell() {
   const { t } = useTranslation();
@@ -32,15 +36,16 @@ export function AlertBell() {
   const latest = useQuery({ queryKey: ['alerts', enterpriseID, 'list', { state: 'new', bell: true }], queryFn: () => alertApi.list({ state: 'new', page: 1, pageSize: 6 }), enabled: allowed && Boolean(enterpriseID) });
 
   const open = (id: number) => navigate('/risk/alerts', { state: { alertId: id } });
-  // Alerts raised together (a rule's run over a new delivery) make one notice, not one each.
-  const batch = useRef<{ events: AlertLiveEvent[]; timer: ReturnType<typeof setTimeout> | null }>({ events: [], timer: null });
-  const announce = () => {
-    const events = batch.current.events.sort((a, b) => RISK_LEVELS.indexOf(a.level) - RISK_LEVELS.indexOf(b.level));
-    batch.current = { events: [], timer: null };
+  // Alerts raised (or raised to a graver level) together, by a rule's run over a new delivery,
+  // make one notice of each kind, not one each.
+  const batches = useRef<Record<Noticed, { events: AlertLiveEvent[]; timer: ReturnType<typeof setTimeout> | null }>>({ raised: { events: [], timer: null }, escalated: { events: [], timer: null } });
+  const announce = (kind: Noticed) => {
+    const events = batches.current[kind].events.sort((a, b) => RISK_LEVELS.indexOf(a.level) - RISK_LEVELS.indexOf(b.level));
+    batches.current[kind] = { events: [], timer: null };
     const [first] = events;
     notification.warning({
-      key: events.length === 1 ? `alert-${first.id}` : 'alerts-raised',
-      message: events.length === 1 ? t('alerts.bell.raised', { level: first.level }) : t('alerts.bell.raisedMany', { count: events.length }),
+      key: events.length === 1 ? `alert-${first.id}` : `alerts-${kind}`,
+      message: events.length === 1 ? t(`alerts.bell.${kind}`, { level: first.level }) : t(kind === 'raised' ? 'alerts.bell.raisedMany' : 'alerts.bell.escalatedMany', { count: events.length }),
       description: (
         <Typography.Link data-testid="alert-notice" onClick={() => (events.length === 1 ? open(first.id) : navigate('/risk/alerts'))}>
           {events.length === 1 ? `${first.code} ${alertTitle(t, first)}` : t('alerts.bell.gravest', { code: first.code, title: alertTitle(t, first), level: first.level })}
@@ -52,9 +57,11 @@ export function AlertBell() {
   };
   useLiveAlerts(enterpriseID, allowed, (event: AlertLiveEvent) => {
     void queryClient.invalidateQueries({ queryKey: ['alerts', enterpriseID] });
-    if (event.kind !== 'raised') return;
-    batch.current.events.push(event);
-    batch.current.timer ??= setTimeout(announce, 600);
+    if (event.kind === 'changed') return;
+    const kind: Noticed = event.kind;
+    const batch = batches.current[kind];
+    batch.events.push(event);
+    batch.timer ??= setTimeout(() => announce(kind), 600);
   });
 
   if (!allowed) return null;

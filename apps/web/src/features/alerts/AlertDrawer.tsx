@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ALERT_PHOTOS_MAX, ALERT_STEP_FROM, type AlertDetail, type AlertEvent, type AlertSource, type AlertStep } from '@console/contract';
+import { ALERT_PHOTOS_MAX, ALERT_STEP_FROM, RULE_ACTIONS, type AlertAction, type AlertDetail, type AlertEvent, type AlertSource, type AlertStep } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
 import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
@@ -113,7 +113,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
     <Drawer open onClose={onClose} width={screens.md ? 540 : '100%'} title={t('alerts.detail.title', { code: alert.code })} mask={false} data-testid="alert-drawer">
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Space wrap>
-          <RiskLevelTag level={alert.level} />
+          <span data-testid="alert-level"><RiskLevelTag level={alert.level} /></span>
           <Tag color={STATE_TAG_COLOR[alert.state]} data-testid="alert-state">{t(`alerts.state.${alert.state}`)}</Tag>
           {alert.overdue && <Tag color="red" data-testid="alert-overdue">{t('alerts.overdue')}</Tag>}
           {alert.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
@@ -162,10 +162,11 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
             entries={[...alert.events].reverse().map((e) => ({
               id: e.id,
               title: t(`alerts.events.${e.action}`) + (e.fromState !== e.toState && e.action !== 'raise' ? ` → ${t(`alerts.state.${e.toState}`)}` : ''),
-              color: e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : e.toState === 'new' ? 'red' : 'blue',
+              color: e.action === 'escalate' || e.toState === 'new' ? 'red' : e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : 'blue',
               at: e.at,
               userName: e.userName,
               lines: [
+                ...(e.action === 'escalate' && e.details ? [t('alerts.eventLines.escalate', { from: e.details.fromLevel, to: e.details.toLevel })] : []),
                 ...(e.action === 'dispatch' && e.details ? [t('alerts.eventLines.dispatch', { organisation: e.details.organisation, assignee: e.details.assignee, deadline: time(String(e.details.deadline)) })] : []),
                 ...(e.action === 'supervise' ? [t(e.details?.supervised ? 'alerts.eventLines.supervisedOn' : 'alerts.eventLines.supervisedOff')] : []),
                 ...(e.note ? [e.note] : []),
@@ -173,7 +174,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
               extra: (
                 <Space wrap style={{ marginTop: 4 }}>
                   <Image.PreviewGroup>{e.photos.map((p) => <KeptImage key={p.id} id={p.id} fileName={p.fileName} load={alertApi.photoBlob} size={64} testId="alert-photo" />)}</Image.PreviewGroup>
-                  {canWork && (e.byMe || isAdmin) && e.action !== 'raise' && e.photos.length < ALERT_PHOTOS_MAX && (
+                  {canWork && (e.byMe || isAdmin) && !(RULE_ACTIONS as readonly AlertAction[]).includes(e.action) && e.photos.length < ALERT_PHOTOS_MAX && (
                     <Upload accept="image/jpeg,image/png,image/webp,image/heic" showUploadList={false} beforeUpload={(file) => { void addPhoto(e, file); return false; }}>
                       <Button size="small" type="text" icon={<CameraOutlined />}>{t('alerts.detail.addPhoto')}</Button>
                     </Upload>
