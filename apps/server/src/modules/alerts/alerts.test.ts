@@ -19,6 +19,28 @@ const countByRule = async (enterpriseId: number) =>
     (await queryRows<{ rule: string; n: number }>(demo.database.db, sql`select rule, count(*)::int as n from alerts where enterprise_id = ${enterpriseId} group by rule`)).map((r) => [r.rule, Number(r.n)]),
   );
 
+/** A rainstorm in force for the next hours over a waterlogging point whose trigger it met (as the weather module keeps it). */
+async function rainstormInForce(level: 'I' | 'II' | 'III' | 'IV', rainMm: number) {
+  const now = Date.now();
+  const [warning] = await demo.database.db
+    .insert(weatherWarnings)
+    .values({
+      enterpriseId: demo.ids.water,
+      source: 'derived',
+      basis: 'forecast',
+      type: 'rainstorm',
+      level,
+      start: new Date(now - 3_600_000),
+      end: new Date(now + 6 * 3_600_000),
+      value: rainMm,
+      levels: [],
+      area: { type: 'Polygon', coordinates: [[[120.1, 30.1], [120.3, 30.1], [120.3, 30.3], [120.1, 30.3], [120.1, 30.1]]] },
+      touches: { pipes: [{ networkType: 'drainage', count: 12, lengthM: 900, why: 'drainageUnderRain' }], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm, hours: 3, triggerMm: 50 }], sites: [] },
+    })
+    .returning({ id: weatherWarnings.id });
+  return warning;
+}
+
 describe('alert rules', () => {
   it('raise every source once and only once, one open alert per object and rule', async () => {
     const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
@@ -27,21 +49,7 @@ describe('alert rules', () => {
     expect((await water({ method: 'POST', url: '/api/pipe-risk/runs' })).statusCode).toBe(200);
     // The demo's own forecast rain may be in force now too (its hours are fixed dates): counted first.
     const warningAlertsBefore = (await countByRule(demo.ids.water)).weatherRiskArea ?? 0;
-    // A rainstorm in force over a waterlogging point whose trigger it met (as the weather module keeps it).
-    const now = Date.now();
-    await demo.database.db.insert(weatherWarnings).values({
-      enterpriseId: demo.ids.water,
-      source: 'derived',
-      basis: 'forecast',
-      type: 'rainstorm',
-      level: 'III',
-      start: new Date(now - 3_600_000),
-      end: new Date(now + 6 * 3_600_000),
-      value: 62.5,
-      levels: [],
-      area: { type: 'Polygon', coordinates: [[[120.1, 30.1], [120.3, 30.1], [120.3, 30.3], [120.1, 30.3], [120.1, 30.1]]] },
-      touches: { pipes: [{ networkType: 'drainage', count: 12, lengthM: 900, why: 'drainageUnderRain' }], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm: 62.5, hours: 3, triggerMm: 50 }], sites: [] },
-    });
+    await rainstormInForce('III', 62.5);
 
     // The demo's alerts were raised when it was made; the new warning is the one thing new.
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(1);
@@ -89,23 +97,7 @@ describe('alert rules', () => {
   });
   it('raises an open alert to the graver level its object reaches, once, and never lowers it', async () => {
     const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
-    const now = Date.now();
-    const [warning] = await demo.database.db
-      .insert(weatherWarnings)
-      .values({
-        enterpriseId: demo.ids.water,
-        source: 'official',
-        basis: 'forecast',
-        type: 'rainstorm',
-        level: 'IV',
-        start: new Date(now - 3_600_000),
-        end: new Date(now + 6 * 3_600_000),
-        value: 52,
-        levels: [],
-        area: { type: 'Polygon', coordinates: [[[120.15, 30.15], [120.2, 30.15], [120.2, 30.2], [120.15, 30.2], [120.15, 30.15]]] },
-        touches: { pipes: [], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm: 52, hours: 3, triggerMm: 50 }], sites: [] },
-      })
-      .returning({ id: weatherWarnings.id });
+    const warning = await rainstormInForce('IV', 52);
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 1, escalated: 0 });
     const alertOf = async () => (await demo.database.db.select().from(alerts).where(and(eq(alerts.rule, 'weatherRiskArea'), eq(alerts.objectKey, `warning:${warning.id}`))))[0];
     const raised = await alertOf();
