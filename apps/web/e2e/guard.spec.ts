@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiLogin, signIn } from './helpers.ts';
+import { apiLogin, askToSignOut, signIn } from './helpers.ts';
 
 test.describe('navigation guard', () => {
   test('without a token only login, register, registerResult and home are reachable', async ({ page }) => {
@@ -41,9 +41,7 @@ test.describe('navigation guard', () => {
       await route.continue().catch(() => {});
     });
     await page.goto('/enterprise/pipeLine');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByTestId('menu-logout').click();
-    await page.getByRole('button', { name: 'OK' }).click();
+    await (await askToSignOut(page)).click();
     await expect(page).toHaveURL(/\/user\/login/);
     await expect(page.getByTestId('login-page')).toBeVisible();
     // The page's requests answer (or fire again) after the token is gone: no notice about it.

@@ -90,3 +90,18 @@ export async function enterpriseIds(username: string) {
   const token = await apiLogin(username);
   return (await api<{ id: number; enterpriseName: string }[]>(token, 'GET', '/enterprise/getUserEnterprises')).result;
 }
+
+/**
+ * Opens the avatar menu and asks to sign out, until the confirmation shows: a click that lands
+ * while the menu is still opening (or already closing, the pointer having moved) opens nothing.
+ */
+export async function askToSignOut(page: Page) {
+  const ok = page.getByRole('button', { name: 'OK' });
+  await expect(async () => {
+    await page.getByTestId('avatar-menu').hover();
+    await page.getByTestId('menu-logout').click({ timeout: 2_000 });
+    await expect(ok).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  return ok;
+}
+

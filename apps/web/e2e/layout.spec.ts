@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, apiLogin, enterpriseIds, signIn } from './helpers.ts';
+import { api, apiLogin, askToSignOut, enterpriseIds, signIn } from './helpers.ts';
 
 const TOP_ENTRIES = ['Projects', 'Enterprise', 'Leak detection', 'Settlement', 'Weather', 'Risk', 'Supervision'];
 const FOOTER_HIDDEN = ['/project/list', '/enterprise/map', '/settlement', '/leak', '/risk/construction', '/risk/riskProne'];
@@ -91,9 +91,7 @@ test.describe('layouts', () => {
 
   test('logout asks for confirmation and clears the session', async ({ page }) => {
     await signIn(page, 'viewer');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByTestId('menu-logout').click();
-    await page.getByRole('button', { name: 'OK' }).click();
+    await (await askToSignOut(page)).click();
     await expect(page).toHaveURL(/\/user\/login$/);
     const stored = await page.evaluate(() => [localStorage.getItem('Access-Token'), localStorage.getItem('Login_Userinfo'), sessionStorage.getItem('enterpriseID')]);
     expect(stored).toEqual([null, null, null]);
