@@ -389,12 +389,20 @@ describe('pipe imports of a big file (read by worker threads)', () => {
     const features = ['W-1', 'W-2', 'W-3'].map((id) => ({ type: 'Feature', properties: { id, type: 'gas', material: 'PE' }, geometry: line }));
     const upload = (await api({ method: 'POST', url: '/api/pipelines/imports', ...multipartFile('file', 'wait.geojson', JSON.stringify({ type: 'FeatureCollection', features })) })).json().result as ImportJobView;
     expect((await api({ method: 'POST', url: `/api/pipelines/imports/${upload.id}/start`, payload: { mapping: upload.suggestedMapping, mode: 'replace' } })).statusCode).toBe(200);
-    if (reader) {
-      // Past the swap's first wait for its lock (2 s): it tries again rather than failing.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect(((await api({ method: 'GET', url: `/api/pipelines/imports/${upload.id}` })).json().result as ImportJobView).status).toBe('writing');
-      await reader.query('commit');
-      reader.release();
+    if (reader && pool) {
+      try {
+        // Asked on a connection of its own: within the reader's transaction the activity view stays as first read.
+        const swapsWaiting = async () =>
+          (await pool.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n;
+        await expect.poll(swapsWaiting, { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+        // Past the swap's first wait for its lock (2 s): it lets the reader by and tries again rather than failing.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        expect(((await api({ method: 'GET', url: `/api/pipelines/imports/${upload.id}` })).json().result as ImportJobView).status).toBe('writing');
+        await expect.poll(swapsWaiting, { timeout: 10_000, interval: 100 }).toBeGreaterThan(0);
+      } finally {
+        await reader.query('commit');
+        reader.release();
+      }
     }
     await threaded.app.imports.settled(upload.id);
     expect(((await api({ method: 'GET', url: `/api/pipelines/imports/${upload.id}` })).json().result as ImportJobView).status).toBe('succeeded');
