@@ -4,17 +4,27 @@ import { clickMenuItem, signIn } from './helpers.ts';
 const tabLabels = (page: Page) => page.getByTestId('tab-label').allTextContents();
 
 /**
- * Right-clicks a tab and picks an action of its menu. Every tab has its own menu: wait until the
- * last one has gone (it fades out), and try again if the menu closed before the pick landed.
+ * Right-clicks a tab and picks an action of its own menu. A menu opened right after another was
+ * picked may close again at once; so the pick waits until this tab's menu is open and done moving
+ * (no motion class), and right-clicks again if it closed instead.
  */
 async function tabMenu(page: Page, label: string, action: string) {
-  const openMenus = page.locator('.ant-dropdown:visible');
+  const tab = page.getByTestId('tab-label').filter({ hasText: label });
+  const key = await tab.getAttribute('data-key');
+  const shownMenus = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+  const settledMenu = page
+    .locator('.ant-dropdown:not(.ant-dropdown-hidden):not(.ant-slide-up)')
+    .filter({ has: page.locator(`[data-testid="tab-${action}"][data-key="${key}"]`) });
   await expect(async () => {
-    await expect(openMenus).toHaveCount(0, { timeout: 2000 });
-    await page.getByTestId('tab-label').filter({ hasText: label }).click({ button: 'right' });
-    await openMenus.getByTestId(`tab-${action}`).click({ timeout: 2000 });
+    await expect(shownMenus).toHaveCount(0, { timeout: 2000 });
+    await tab.click({ button: 'right' });
+    await expect(settledMenu).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 20_000 });
+  await settledMenu.getByTestId(`tab-${action}`).click();
 }
+
+/** A notice of the message area with this text (an earlier one may still be showing). */
+const notice = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
 
 test.describe('multi-tab bar', () => {
   test('open pages become tabs; the right-click menu closes them with the spec messages', async ({ page }) => {
@@ -29,9 +39,9 @@ test.describe('multi-tab bar', () => {
     await expect.poll(() => tabLabels(page)).toEqual(['Projects', 'Leak detection', 'Product introduction']);
 
     await tabMenu(page, 'Projects', 'closeLeft');
-    await expect(page.locator('.ant-message')).toContainText('No tabs on the left');
+    await expect(notice(page, 'No tabs on the left')).toBeVisible();
     await tabMenu(page, 'Product introduction', 'closeRight');
-    await expect(page.locator('.ant-message')).toContainText('No tabs on the right');
+    await expect(notice(page, 'No tabs on the right')).toBeVisible();
 
     await tabMenu(page, 'Leak detection', 'closeRight');
     await expect.poll(() => tabLabels(page)).toEqual(['Projects', 'Leak detection']);
@@ -39,7 +49,7 @@ test.describe('multi-tab bar', () => {
     await tabMenu(page, 'Leak detection', 'closeLeft');
     await expect.poll(() => tabLabels(page)).toEqual(['Leak detection']);
     await tabMenu(page, 'Leak detection', 'closeCurrent');
-    await expect(page.locator('.ant-message')).toContainText('This is the last tab and cannot be closed');
+    await expect(notice(page, 'This is the last tab and cannot be closed')).toBeVisible();
 
     await page.getByTestId('header-title').click();
     await expect(page).toHaveURL(/\/project\/list$/);

@@ -73,7 +73,7 @@ export function MultiTab() {
           <Dropdown
             trigger={['contextMenu']}
             menu={{
-              items: actions.map((action) => ({ key: action, label: <span data-testid={`tab-${action}`}>{t(`tabs.${action}`)}</span> })),
+              items: actions.map((action) => ({ key: action, label: <span data-testid={`tab-${action}`} data-key={tab.key}>{t(`tabs.${action}`)}</span> })),
               onClick: ({ key, domEvent }) => {
                 domEvent.stopPropagation();
                 act(key as TabAction, tab.key);
