@@ -213,8 +213,10 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   await seedDemoRiskAreas(db, { pipes: city.pipes, enterpriseId: seeded.enterpriseIds.water, userId: seeded.userIds.member, extent: city.extent });
   // A year of weather at the city's station, after the areas its warnings touch.
   const cityCentre = { enterpriseId: seeded.enterpriseIds.water, lon: (city.extent[0] + city.extent[2]) / 2, lat: (city.extent[1] + city.extent[3]) / 2 };
-  await seedDemoWeather(db, cityCentre);
-  await seedDemoOfficialWarnings(db, cityCentre);
+  // Dated from when the demo is made, the observations and the official warnings from the same hour.
+  const madeAt = Date.now();
+  await seedDemoWeather(db, cityCentre, madeAt);
+  await seedDemoOfficialWarnings(db, cityCentre, madeAt);
   // Schools, hospitals and stations the consequence of a nearby failure is scored by.
   await seedDemoSensitiveSites(db, city.extent, [seeded.enterpriseIds.water, seeded.enterpriseIds.gas]);
   // Every segment's composite risk: the water network first as it stood a month ago (before the

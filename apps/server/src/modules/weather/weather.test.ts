@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { as, login, useDemoServer } from '../../testing/app.ts';
+import { demoWeatherTimes } from '../../demo/weather.ts';
 
 const demo = useDemoServer();
 
@@ -83,5 +84,40 @@ describe('weather files, derived warnings and what they touch', () => {
     const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     expect((await viewer({ method: 'GET', url: `/api/weather/warnings/${warning.id}` })).statusCode).toBe(200);
     expect((await viewer({ method: 'POST', url: '/api/weather/uploads', ...upload('x.json', '{}', {}) })).statusCode).toBe(403);
+  });
+});
+
+describe("the demo's weather", () => {
+  it('runs to the hour the demo was made, with rain ahead in its forecast and the official rainstorm of the last June', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const now = Date.now();
+    const place = (await api({ method: 'GET', url: '/api/weather/places' })).json().result.find((p: { code: string }) => p.code === 'BJ-58457');
+    const hours = async (kind: string, from: number, to: number) =>
+      (await api({ method: 'GET', url: `/api/weather/places/${place.id}/hours?kind=${kind}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}` })).json().result as { time: string; precipitation: number }[];
+    const observed = await hours('observed', now - 2 * 86_400_000, now);
+    expect(observed.length).toBeGreaterThanOrEqual(47);
+    expect(now - Date.parse(observed.at(-1)!.time)).toBeLessThan(2 * 3_600_000);
+    const ahead = await hours('forecast', now, now + 7 * 86_400_000);
+    expect(ahead.reduce((sum, h) => sum + h.precipitation, 0)).toBeGreaterThanOrEqual(52);
+    const warnings = (await api({ method: 'GET', url: `/api/weather/warnings?from=${new Date(now - 400 * 86_400_000).toISOString()}&to=${new Date(now + 7 * 86_400_000).toISOString()}` })).json().result as { source: string; basis: string; type: string; level: string; start: string }[];
+    expect(warnings.find((w) => w.basis === 'forecast' && w.type === 'rainstorm' && Date.parse(w.start) > now)).toBeTruthy();
+    const official = warnings.find((w) => w.source === 'official' && w.type === 'rainstorm')!;
+    expect(official.level).toBe('II'); // raised from yellow to orange
+    expect(official.start.slice(5, 10)).toBe('06-18');
+    expect(now - Date.parse(official.start)).toBeLessThan(370 * 86_400_000);
+  });
+
+  it('places every episode inside its year of observations, in its season, whatever day the demo is made', () => {
+    for (let day = 0; day < 2 * 366; day++) {
+      const now = Date.UTC(2027, 0, 1, 13, 30) + day * 86_400_000;
+      const times = demoWeatherTimes(now);
+      for (const [name, at, monthDay] of [['rainstorm', times.rainstorm, '06-18'], ['coldWave', times.coldWave, '01-21'], ['typhoon', times.typhoon, '08-12']] as const) {
+        expect(times.end - at, `${name} on ${new Date(now).toISOString()}`).toBeGreaterThanOrEqual(2 * 86_400_000);
+        expect(times.end - at, `${name} on ${new Date(now).toISOString()}`).toBeLessThan(368 * 86_400_000);
+        expect(new Date(at).toISOString().slice(5, 10)).toBe(monthDay);
+      }
+      expect(times.forecastRain).toBeGreaterThan(now + 86_400_000);
+      expect(times.forecastRain + 6 * 3_600_000).toBeLessThan(times.end + 7 * 86_400_000);
+    }
   });
 });
