@@ -18,6 +18,7 @@ import { SiteDrawer } from './SiteDrawer.tsx';
 import { SiteFormModal } from './SiteFormModal.tsx';
 import { SiteImportModal } from './SiteImportModal.tsx';
 import { CLOSED_COLOR, CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance, measurementLines, siteFeatures } from './siteStyle.ts';
+import '../leaks/leakMessages.ts';
 
 // The screen's messages come with it, not with the sign-in page.
 await loadNamespace('construction', { 'zh-CN': () => import('../../locales/construction/zh-CN.ts'), 'en-US': () => import('../../locales/construction/en-US.ts') });

@@ -11,6 +11,7 @@ import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { PlacePicker } from '../../components/PlacePicker.tsx';
 import { useSession } from '../../stores/session.ts';
 import { formatDistance } from './siteStyle.ts';
+import '../leaks/leakMessages.ts';
 
 const DATE_FIELDS = ['plannedStart', 'plannedEnd', 'actualStart', 'actualEnd', 'detectedAt'] as const;
 const TEXT_FIELDS = ['address', 'district', 'constructionUnit', 'constructionContact', 'constructionPhone', 'supervisingUnit', 'supervisingContact', 'supervisingPhone', 'changeType'] as const;

@@ -6,6 +6,7 @@ import { constructionApi } from '../../api/construction.ts';
 import { projectApi } from '../../api/projects.ts';
 import { ImportModal } from '../../components/ImportModal.tsx';
 import { useSession } from '../../stores/session.ts';
+import '../leaks/leakMessages.ts';
 
 /** Importing a satellite or patrol delivery of sites: the shared import steps with the source, a build type and the radius of point sites. */
 export function SiteImportModal({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (job: ImportJobView) => void }) {

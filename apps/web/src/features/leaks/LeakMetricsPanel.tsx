@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LeakMetrics } from '../../api/leaks.ts';
 import { Chart } from '../../components/Chart.tsx';
 import { metricCharts, metricFigures } from './metricsCharts.ts';
+import './leakMessages.ts';
 
 /** The survey's results for a project and period: figures and charts. */
 export function LeakMetricsPanel({ metrics }: { metrics: LeakMetrics | undefined }) {

@@ -22,6 +22,7 @@ import { PoiImportModal } from './PoiImportModal.tsx';
 import { POI_STATUS_COLOR, poiFeatures } from './poiStatus.ts';
 import { useSurveyProject } from './useSurveyProject.ts';
 import { later, useOpenedOnce } from '../../components/later.tsx';
+import './leakMessages.ts';
 
 // The charts (ECharts) load with the Results tab or the report, not with the list and map.
 const LeakMetricsPanel = later(() => import('./LeakMetricsPanel.tsx').then((m) => m.LeakMetricsPanel), <Skeleton active />);

@@ -15,6 +15,7 @@ import { useSession } from '../../stores/session.ts';
 import { formatLength, materialLabel } from '../../utils/format.ts';
 import { POI_STATUS_COLOR } from './poiStatus.ts';
 import { KeptImage } from '../../components/KeptImage.tsx';
+import './leakMessages.ts';
 
 /**
  * The current leak: its pipes, finding, photos and history, and the workflow actions its status

@@ -7,6 +7,7 @@ import { leakApi } from '../../api/leaks.ts';
 import { projectApi } from '../../api/projects.ts';
 import { ImportModal } from '../../components/ImportModal.tsx';
 import { useSession } from '../../stores/session.ts';
+import './leakMessages.ts';
 
 /** Importing a POI delivery for a project: the shared import steps with the delivery's project, scene, name and radius. */
 export function PoiImportModal({ open, projectId, onClose, onImported }: { open: boolean; projectId?: number; onClose: () => void; onImported: (job: ImportJobView) => void }) {

@@ -12,6 +12,7 @@ import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
 import { metricCharts, metricFigures } from './metricsCharts.ts';
 import './surveyReport.css';
+import './leakMessages.ts';
 
 const day = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD') : '-');
 

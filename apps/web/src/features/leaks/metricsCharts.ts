@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { LeakMetrics } from '../../api/leaks.ts';
 import { materialLabel } from '../../utils/format.ts';
+import './leakMessages.ts';
 
 const percent = (share: number | null) => (share === null ? '-' : `${Math.round(share * 1000) / 10}%`);
 const dash = (value: number | null) => (value === null ? '-' : value);

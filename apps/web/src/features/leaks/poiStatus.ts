@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { PoiStatus } from '@console/contract';
 import type { Poi } from '../../api/leaks.ts';
 import type { MapOverlayFeature } from '../../components/MapView.tsx';
+import './leakMessages.ts';
 
 /** Colours of POI statuses on the map, tags and charts. */
 export const POI_STATUS_COLOR: Record<PoiStatus, string> = {

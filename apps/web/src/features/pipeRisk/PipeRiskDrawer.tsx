@@ -7,6 +7,7 @@ import { pipeRiskApi, type PipeRiskDetail } from '../../api/pipeRisk.ts';
 import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
 import { RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
+import '../leaks/leakMessages.ts';
 
 /** What set one factor's score, in the reader's language, from the segment and its sources. */
 function reasonOf(t: TFunction, d: PipeRiskDetail, factor: RiskFactor): string {

@@ -4,6 +4,7 @@ import { IMPORT_MODES, NETWORK_TYPES, PIPE_IMPORT_FIELDS, type ImportJobView } f
 import { pipelineApi } from '../../api/pipelines.ts';
 import { ImportModal } from '../../components/ImportModal.tsx';
 import { useSession } from '../../stores/session.ts';
+import './pipelineImportMessages.ts';
 
 /** Importing a pipe network: the shared import steps with pipe attributes, a default network type and the write mode. */
 export function PipeImportModal({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (job: ImportJobView) => void }) {

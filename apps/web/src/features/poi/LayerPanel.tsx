@@ -5,6 +5,9 @@ import { NETWORK_MAP_COLOR, ACQUISITION_STATUSES, NETWORK_TYPES, POI_PRIORITIES,
 
 import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { ACQUISITION_STATUS_COLOR } from '../saocom/footprints.ts';
+import '../leaks/leakMessages.ts';
+import '../saocom/saocomMessages.ts';
+import './poiControlMessages.ts';
 
 type LayerKey = keyof PoiOverlayLayers;
 

@@ -18,6 +18,8 @@ import { footprintFeatures } from '../saocom/footprints.ts';
 import { DEFAULT_LAYERS, withDefaults } from './layers.ts';
 import './poiControl.css';
 import { LayerPanel, ResetLayers } from './LayerPanel.tsx';
+import '../leaks/leakMessages.ts';
+import './poiControlMessages.ts';
 
 const boxOf = (coordinates: number[][]): BBox => {
   const lons = coordinates.map((c) => c[0]), lats = coordinates.map((c) => c[1]);

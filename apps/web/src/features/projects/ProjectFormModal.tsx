@@ -11,6 +11,7 @@ import { MapView } from '../../components/MapView.tsx';
 import { useSession } from '../../stores/session.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { useChange } from '../../components/useChange.ts';
+import './projectMessages.ts';
 
 interface Values {
   name: string;

@@ -13,6 +13,7 @@ import { useSession } from '../../stores/session.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
 import { NETWORK_COLOR, PipeLengths, PoiFigures, STATUS_COLOR } from './ProjectListPage.tsx';
+import './projectMessages.ts';
 
 /** One project's details and key figures; the current project id is kept in session storage. */
 export default function ProjectInfoPage() {

@@ -12,6 +12,7 @@ import { useSession } from '../../stores/session.ts';
 import { formatLength } from '../../utils/format.ts';
 import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { later, useOpenedOnce } from '../../components/later.tsx';
+import './projectMessages.ts';
 
 // The form draws the area on a map: its code (OpenLayers) loads when the form is first opened.
 const ProjectFormModal = later(() => import('./ProjectFormModal.tsx').then((m) => m.ProjectFormModal));

@@ -18,6 +18,7 @@ import { AreaDrawer } from './AreaDrawer.tsx';
 import { AreaFormModal } from './AreaFormModal.tsx';
 import { AreaImportModal } from './AreaImportModal.tsx';
 import { REMEDIATED_COLOR, areaColor, areaFeatures, areaPipeLines } from './areaStyle.ts';
+import '../leaks/leakMessages.ts';
 
 // The screen's messages come with it, not with the sign-in page.
 await loadNamespace('riskAreas', { 'zh-CN': () => import('../../locales/riskAreas/zh-CN.ts'), 'en-US': () => import('../../locales/riskAreas/en-US.ts') });

@@ -4,6 +4,7 @@ import { ACQUISITION_IMPORT_FIELDS, ACQUISITION_MODES, ACQUISITION_STATUSES, ORB
 import { leakApi } from '../../api/leaks.ts';
 import { ImportModal } from '../../components/ImportModal.tsx';
 import { useSession } from '../../stores/session.ts';
+import './saocomMessages.ts';
 
 /**
  * Importing a scene list (a catalogue export with footprints): the shared import steps with the

@@ -16,6 +16,8 @@ import { MapView } from '../../components/MapView.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
 import { ACQUISITION_STATUS_COLOR, footprintFeatures } from './footprints.ts';
+import '../projects/projectMessages.ts';
+import './saocomMessages.ts';
 
 
 type FormValues = Omit<Acquisition, 'id' | 'projects' | 'acquiredAt' | 'footprint'> & { acquiredAt: Dayjs; footprint?: AreaGeometry };

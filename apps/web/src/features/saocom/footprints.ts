@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import type { AcquisitionStatus } from '@console/contract';
 import type { Acquisition } from '../../api/leaks.ts';
 import type { MapOverlayFeature } from '../../components/MapView.tsx';
+import './saocomMessages.ts';
 
 /** Colours of scene statuses on maps, legends and charts. */
 export const ACQUISITION_STATUS_COLOR: Record<AcquisitionStatus, string> = { planned: '#8c8c8c', acquired: '#1677ff', processing: '#fa8c16', delivered: '#52c41a', failed: '#f5222d' };
