@@ -14,6 +14,10 @@ export const ALERT_MESSAGES = {
     'en-US': '[Pipeline risk] Level {level} alert {code} ({subject}) is assigned to you, due {deadline}. Open the console to handle it.',
     'zh-CN': '【管网风险】{level}级预警 {code}（{subject}）已派发给您，请于 {deadline} 前处置。',
   },
+  'alerts.smsEscalated': {
+    'en-US': '[Pipeline risk] Alert {code} ({subject}) assigned to you has risen to level {level}, due {deadline}. Open the console to handle it.',
+    'zh-CN': '【管网风险】您处置的预警 {code}（{subject}）已升级为{level}级，请于 {deadline} 前处置。',
+  },
   'notFound.alert': { 'en-US': 'Alert not found in this enterprise', 'zh-CN': '本企业中没有该预警' },
   'notFound.alertEvent': { 'en-US': 'Timeline entry not found for this alert', 'zh-CN': '该预警没有这条处置记录' },
   'notFound.alertPhoto': { 'en-US': 'Photo not found in this enterprise', 'zh-CN': '本企业中没有该照片' },

@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { alerts, pois, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
+import { DEFAULT_ALERT_SETTINGS } from '@console/contract';
 import { escalateRule, RULE_NAMES } from './rules.ts';
 
 const demo = useDemoServer();
@@ -95,7 +96,7 @@ describe('alert rules', () => {
     expect((await water({ method: 'PUT', url: '/api/alerts/settings', payload: { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 60 } })).statusCode).toBe(200);
     expect((await water({ method: 'GET', url: '/api/alerts/settings' })).json().result.leakRepairDays).toBe(60);
   });
-  it('raises an open alert to the graver level its object reaches, once, and never lowers it', async () => {
+  it('raises an open alert to the graver level its object reaches, once, and never lowers it; a dispatched one is due sooner and texted', async () => {
     const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const warning = await rainstormInForce('IV', 52);
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 1, escalated: 0 });
@@ -103,25 +104,41 @@ describe('alert rules', () => {
     const raised = await alertOf();
     expect(raised.level).toBe('IV');
     expect((await step(water, raised.id, 'confirm')).statusCode).toBe(200);
+    // Dispatched at level IV: due in the level's 168 hours, and no text (not grave).
+    const textsTo = async (phone: string) => (await demo.database.db.select().from(smsOutbox).where(eq(smsOutbox.phone, phone)).orderBy(sql`id`)).map((t) => t.body);
+    const textsBefore = (await textsTo('13800000002')).length;
+    const dispatched = (await step(water, raised.id, 'dispatch', { organisation: '排水巡查班', assigneeId: await userId('member') })).json().result;
+    expect(Date.parse(dispatched.deadline) - Date.now()).toBeGreaterThan(167 * 3_600_000);
+    expect(await textsTo('13800000002')).toHaveLength(textsBefore);
 
     // The warning is updated to orange with more rain (a CAP Update): the open alert follows it, in its state.
     await demo.database.db.update(weatherWarnings).set({ level: 'II', value: 88 }).where(eq(weatherWarnings.id, warning.id));
+    const checkedAt = Date.now();
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 1 });
     const escalated = await alertOf();
-    expect(escalated).toMatchObject({ id: raised.id, level: 'II', value: 88, state: 'confirmed' });
+    expect(escalated).toMatchObject({ id: raised.id, level: 'II', value: 88, state: 'dispatched' });
+    // Due within level II's 24 hours of the check now, and the assignee is told.
+    expect(escalated.deadline!.getTime() - checkedAt).toBeGreaterThanOrEqual(24 * 3_600_000 - 1000);
+    expect(escalated.deadline!.getTime() - checkedAt).toBeLessThanOrEqual(24 * 3_600_000 + 5000);
+    const texts = await textsTo('13800000002');
+    expect(texts).toHaveLength(textsBefore + 1);
+    expect(texts.at(-1)).toMatch(new RegExp(`^【管网风险】您处置的预警 ${dispatched.code}（.+）已升级为II级，请于 \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} 前处置。$`));
     const detail = (await water({ method: 'GET', url: `/api/alerts/alerts/${raised.id}` })).json().result;
-    expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'escalate']);
-    expect(detail.events[2]).toMatchObject({ fromState: 'confirmed', toState: 'confirmed', details: { fromLevel: 'IV', toLevel: 'II' } });
+    expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'dispatch', 'escalate']);
+    expect(detail.events[3]).toMatchObject({ fromState: 'dispatched', toState: 'dispatched', details: { fromLevel: 'IV', toLevel: 'II' } });
+    expect(Date.parse(detail.events[3].details.deadline)).toBe(escalated.deadline!.getTime());
     expect((await water({ method: 'GET', url: '/api/alerts/summary' })).json().result.byLevel.II).toBeGreaterThan(0);
 
-    // Graver again, checked by two servers at once: escalated once, one timeline entry.
+    // Graver again, checked by two servers at once: escalated once, one timeline entry, one text.
     await demo.database.db.update(weatherWarnings).set({ level: 'I' }).where(eq(weatherWarnings.id, warning.id));
-    const both = await Promise.all([1, 2].map(() => escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), 7)));
-    expect(both.flat()).toEqual([raised.id]);
-    // Milder later: the alert keeps the gravest level it reached.
+    const both = await Promise.all([1, 2].map(() => escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), DEFAULT_ALERT_SETTINGS)));
+    expect(both.flat()).toEqual([{ id: raised.id, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
+    expect(both.flat()[0].assigned!.deadline.getTime() - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+    // Milder later: the alert keeps the gravest level it reached, and its deadline.
+    const deadline = (await alertOf()).deadline;
     await demo.database.db.update(weatherWarnings).set({ level: 'III' }).where(eq(weatherWarnings.id, warning.id));
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 0 });
-    expect((await alertOf()).level).toBe('I');
+    expect(await alertOf()).toMatchObject({ level: 'I', deadline });
     const [{ n }] = await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from alert_events where alert_id = ${raised.id} and action = 'escalate'`);
     expect(Number(n)).toBe(2);
     await demo.database.db.delete(weatherWarnings).where(eq(weatherWarnings.id, warning.id));

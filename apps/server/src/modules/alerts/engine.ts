@@ -6,7 +6,7 @@ import { Feed } from '../../db/changes.ts';
 import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
 import type { SmsProvider } from '../sms/provider.ts';
-import { escalateRule, RULE_NAMES, raiseRule } from './rules.ts';
+import { escalateRule, RULE_NAMES, raiseRule, type Escalation } from './rules.ts';
 import { getAlertSettings, liveEventsOf, type StepResult } from './service.ts';
 
 /** An alert event for the members of one enterprise. */
@@ -82,16 +82,18 @@ export class AlertEngine {
   }
 
   private async runRules(enterpriseId: number, now: Date) {
-    const { leakRepairDays } = await getAlertSettings(this.db, enterpriseId);
+    const settings = await getAlertSettings(this.db, enterpriseId);
     const raised: number[] = [];
-    const escalated: number[] = [];
+    const escalations: Escalation[] = [];
     for (const rule of RULE_NAMES) {
-      escalated.push(...(await escalateRule(this.db, rule, enterpriseId, now, leakRepairDays)));
-      raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, leakRepairDays)));
+      escalations.push(...(await escalateRule(this.db, rule, enterpriseId, now, settings)));
+      raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, settings.leakRepairDays)));
     }
+    const escalated = escalations.map((e) => e.id);
     if (escalated.length) {
       this.log?.info({ enterpriseId, escalated: escalated.length }, 'alerts escalated');
       await this.announce('escalated', escalated);
+      await this.textEscalations(escalations);
     }
     if (raised.length) {
       this.log?.info({ enterpriseId, raised: raised.length }, 'alerts raised');
@@ -117,6 +119,22 @@ export class AlertEngine {
     const { phone, level, deadline } = result.notify;
     const text = translate('alerts.sms', language, { level, code: result.alert.code, subject: result.alert.subject, deadline: CHINA_TIME.format(deadline) });
     await this.sms.send(phone, text).catch((error) => this.log?.error({ err: error, alertId: result.alert.id }, 'alert sms failed'));
+  }
+
+  /**
+   * An alert being worked that became grave (level I or II) is texted to its assignee with its
+   * deadline, as a dispatch of a grave alert is. No request asks for it, so the text is in Chinese,
+   * the language of the crews and of the SMS gateway's signed templates.
+   */
+  private async textEscalations(escalations: Escalation[]) {
+    const ids = escalations.map((e) => e.id);
+    const alertsById = new Map((await liveEventsOf(this.db, ids)).map((a) => [a.id, a]));
+    for (const { id, level, assigned } of escalations) {
+      const alert = alertsById.get(id);
+      if (!assigned || !alert || (level !== 'I' && level !== 'II')) continue;
+      const text = translate('alerts.smsEscalated', 'zh-CN', { level, code: alert.code, subject: alert.subject, deadline: CHINA_TIME.format(assigned.deadline) });
+      await this.sms.send(assigned.phone, text).catch((error) => this.log?.error({ err: error, alertId: id }, 'alert sms failed'));
+    }
   }
 
   /** Waits for the checks running here (tests, shutdown); checks not started yet are dropped. */

@@ -167,6 +167,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
               userName: e.userName,
               lines: [
                 ...(e.action === 'escalate' && e.details ? [t('alerts.eventLines.escalate', { from: e.details.fromLevel, to: e.details.toLevel })] : []),
+                ...(e.action === 'escalate' && e.details?.deadline ? [t('alerts.eventLines.deadlineForward', { deadline: time(String(e.details.deadline)) })] : []),
                 ...(e.action === 'dispatch' && e.details ? [t('alerts.eventLines.dispatch', { organisation: e.details.organisation, assignee: e.details.assignee, deadline: time(String(e.details.deadline)) })] : []),
                 ...(e.action === 'supervise' ? [t(e.details?.supervised ? 'alerts.eventLines.supervisedOn' : 'alerts.eventLines.supervisedOff')] : []),
                 ...(e.note ? [e.note] : []),

@@ -39,7 +39,7 @@ const messages = {
     supervise: 'Supervision changed',
     note: 'Note',
   },
-  eventLines: { escalate: 'Level {{from}} → {{to}}: what the rule watches grew graver', dispatch: '{{organisation}} · {{assignee}} · due {{deadline}}', supervisedOn: 'Formally supervised', supervisedOff: 'Supervision ended' },
+  eventLines: { escalate: 'Level {{from}} → {{to}}: what the rule watches grew graver', deadlineForward: 'Deadline brought forward to {{deadline}}', dispatch: '{{organisation}} · {{assignee}} · due {{deadline}}', supervisedOn: 'Formally supervised', supervisedOff: 'Supervision ended' },
   bell: { raisedMany: '{{count}} new alerts', escalated: 'Alert raised to level {{level}}', escalatedMany: '{{count}} alerts raised to a graver level', gravest: 'The gravest: level {{level}} {{code}} {{title}}', title: '{{count}} new alerts', raised: 'New level {{level}} alert', none: 'No new alerts', all: 'All alerts' },
   levelName: { I: 'I major', II: 'II significant', III: 'III general', IV: 'IV low' },
   weatherType: { rainstorm: 'Rainstorm', coldWave: 'Cold wave', gale: 'Gale', heat: 'Heat', other: 'Other' },

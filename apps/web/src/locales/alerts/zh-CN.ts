@@ -40,7 +40,7 @@ const messages: AlertMessages = {
     supervise: '督办变更',
     note: '备注',
   },
-  eventLines: { escalate: '{{from}} 级 → {{to}} 级：监测对象的情况加重', dispatch: '{{organisation}} · {{assignee}} · 期限 {{deadline}}', supervisedOn: '挂牌督办', supervisedOff: '解除督办' },
+  eventLines: { escalate: '{{from}} 级 → {{to}} 级：监测对象的情况加重', deadlineForward: '处置期限提前至 {{deadline}}', dispatch: '{{organisation}} · {{assignee}} · 期限 {{deadline}}', supervisedOn: '挂牌督办', supervisedOff: '解除督办' },
   bell: { raisedMany: '新增 {{count}} 条预警', escalated: '预警升为 {{level}} 级', escalatedMany: '{{count}} 条预警升级', gravest: '最高等级：{{level}} 级 {{code}} {{title}}', title: '{{count}} 条待确认预警', raised: '新的 {{level}} 级预警', none: '没有待确认的预警', all: '全部预警' },
   levelName: { I: 'I 重大', II: 'II 较大', III: 'III 一般', IV: 'IV 低' },
   weatherType: { rainstorm: '暴雨', coldWave: '寒潮', gale: '大风', heat: '高温', other: '其他' },
