@@ -166,6 +166,11 @@ test.describe('alert loop', () => {
     alertId = raised.result.list[0].id;
     const firstLevel = raised.result.list[0].level;
     expect(['III', 'IV']).toContain(firstLevel);
+    // Confirmed and dispatched to a crew member: due in the mild level's days.
+    const members = await api<{ userId: number; username: string }[]>(token, 'GET', '/enterprise/members', undefined, water.id);
+    const member = members.result.find((m) => m.username === 'member')!;
+    expect((await api(token, 'POST', `/alerts/alerts/${alertId}/confirm`, {}, water.id)).success).toBe(true);
+    expect((await api(token, 'POST', `/alerts/alerts/${alertId}/dispatch`, { organisation: '管网巡查班', assigneeId: member.userId }, water.id)).success).toBe(true);
 
     await signIn(page, 'admin');
     await page.goto('/risk/alerts');
@@ -180,10 +185,12 @@ test.describe('alert loop', () => {
     expect((await api(token, 'PUT', `/construction/sites/${id}`, { ...form, buildType: 'metro' }, water.id)).success).toBe(true);
     await expect(page.locator('.ant-notification-notice', { hasText: 'Alert raised to level II' })).toBeVisible({ timeout: 30_000 });
     await expect(drawer.getByTestId('alert-level')).toContainText('II');
-    await expect(drawer.getByTestId('alert-state')).toHaveText('New');
+    await expect(drawer.getByTestId('alert-state')).toHaveText('Dispatched');
     const timeline = drawer.getByTestId('alert-timeline');
     await expect(timeline).toContainText('Level raised');
     await expect(timeline).toContainText(`Level ${firstLevel} → II`);
+    // Level II is due within 24 hours: the deadline came forward.
+    await expect(timeline).toContainText('Deadline brought forward to');
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alert-escalated-en.png') });
 
@@ -194,6 +201,7 @@ test.describe('alert loop', () => {
     await page.locator('.ant-table-row', { hasText: siteNo }).click();
     await expect(page.getByTestId('alert-timeline')).toContainText('预警升级');
     await expect(page.getByTestId('alert-timeline')).toContainText(`${firstLevel} 级 → II 级`);
+    await expect(page.getByTestId('alert-timeline')).toContainText('处置期限提前至');
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alert-escalated-zh.png') });
   });
