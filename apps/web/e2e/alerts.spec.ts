@@ -205,4 +205,61 @@ test.describe('alert loop', () => {
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alert-escalated-zh.png') });
   });
+
+  test('a burst of alerts is ticked in the list and confirmed, then dismissed with one reason, all at once', async ({ page }, testInfo) => {
+    const token = await apiLogin('admin');
+    const [water] = await enterpriseIds('admin');
+    const mark = `E2E 批量 ${Date.now()}`;
+    const raised: number[] = [];
+    for (const n of [1, 2, 3]) raised.push((await api<{ id: number }>(token, 'POST', '/alerts/alerts', { title: `${mark} ${n}`, level: 'IV', point: [120.2 + n * 0.001, 30.2] }, water.id)).result.id);
+    cleanup = async () => {
+      for (const id of raised) await api(token, 'POST', `/alerts/alerts/${id}/falseAlarm`, { note: 'e2e' }, water.id);
+    };
+
+    await signIn(page, 'admin');
+    await page.goto('/risk/alerts');
+    await page.getByTestId('alerts-keyword').fill(mark);
+    await page.getByTestId('alerts-keyword').press('Enter');
+    const rows = page.locator('.ant-table-row', { hasText: mark });
+    await expect(rows).toHaveCount(3);
+    // Two of the three ticked: the drawer does not open for a tick.
+    for (const n of [1, 2]) await rows.filter({ hasText: `${mark} ${n}` }).locator('.ant-table-selection-column input').check();
+    await expect(page.getByTestId('alert-drawer')).toHaveCount(0);
+    const bar = page.getByTestId('alerts-batch');
+    await expect(bar).toContainText('2 selected');
+    await bar.getByTestId('alerts-batch-confirm').click();
+    await expect(page.locator('.ant-modal:visible')).toContainText('Confirm · 2 alerts');
+    await page.getByTestId('alerts-batch-note').fill('同一批次巡检核实');
+    await page.getByTestId('alerts-batch-save').click();
+    await expect(page.locator('.ant-message-notice', { hasText: '2 alerts saved' })).toBeVisible();
+    await expect(rows.filter({ hasText: 'Confirmed' })).toHaveCount(2);
+    await expect(rows.filter({ hasText: `${mark} 3` })).toContainText('New');
+    await expect(bar).toHaveCount(0);
+
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: testInfo.outputPath('alerts-batch-en.png') });
+
+    // In Chinese, all three dismissed: the reason is asked for first.
+    await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
+    await page.reload();
+    await page.getByTestId('alerts-keyword').fill(mark);
+    await page.getByTestId('alerts-keyword').press('Enter');
+    await expect(rows).toHaveCount(3);
+    await page.locator('.ant-table-thead .ant-table-selection-column input').check();
+    await expect(bar).toContainText('已选 3 条');
+    await page.getByTestId('alerts-batch-falseAlarm').click();
+    await expect(page.locator('.ant-modal:visible')).toContainText('误报 · 3 条预警');
+    await page.getByTestId('alerts-batch-save').click();
+    await expect(page.locator('.ant-modal:visible')).toContainText('必填: 原因');
+    await page.getByTestId('alerts-batch-note').fill('施工单位已报备，非管网风险');
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: testInfo.outputPath('alerts-batch-zh.png') });
+    await page.waitForTimeout(1100); // the spec's click guard: one save a second
+    await page.getByTestId('alerts-batch-save').click();
+    await expect(page.locator('.ant-message-notice', { hasText: '已处理 3 条预警' })).toBeVisible();
+    await expect(rows).toHaveCount(0); // the list shows open alerts
+    const states = await api<{ list: { state: string }[] }>(token, 'GET', `/alerts/alerts?keyword=${encodeURIComponent(mark)}&state=falseAlarm`, undefined, water.id);
+    expect(states.result.list).toHaveLength(3);
+    cleanup = null;
+  });
 });

@@ -109,6 +109,17 @@ export const alertStepBodies = {
 } satisfies Record<AlertStep, z.ZodTypeAny>;
 export type AlertStepInput<S extends AlertStep> = z.infer<(typeof alertStepBodies)[S]>;
 
+/** Steps taken on many alerts at once from the list: acknowledging a burst, or dismissing it. */
+export const ALERT_BATCH_STEPS = ['confirm', 'falseAlarm'] as const satisfies readonly AlertStep[];
+export type AlertBatchStep = (typeof ALERT_BATCH_STEPS)[number];
+/** At most one page of the list (its largest page) at a time. */
+export const ALERT_BATCH_MAX = 100;
+const batchIds = z.array(z.coerce.number().int().positive()).min(1).max(ALERT_BATCH_MAX);
+export const alertBatchBodies = {
+  confirm: alertStepBodies.confirm.extend({ ids: batchIds }),
+  falseAlarm: alertStepBodies.falseAlarm.extend({ ids: batchIds }),
+} satisfies Record<AlertBatchStep, z.ZodTypeAny>;
+
 export const alertListQuery = z.object({
   /** A state, or 'open' for every state still being worked. */
   state: z.enum([...ALERT_STATES, 'open']).optional(),

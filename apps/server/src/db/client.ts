@@ -6,6 +6,8 @@ import * as schema from './schema.ts';
 
 /** The Drizzle database, the same type whether it runs on PGlite or on a PostgreSQL server. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The handle a `db.transaction` callback gets. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -1,4 +1,4 @@
-import type { AlertDetail, AlertListQuery, AlertRow, AlertSettings, AlertStep, AlertSummary, ManualAlertInput, RiskLevel } from '@console/contract';
+import type { AlertBatchStep, AlertDetail, AlertListQuery, AlertRow, AlertSettings, AlertStep, AlertSummary, ManualAlertInput, RiskLevel } from '@console/contract';
 import { get, getBlob, postJson, putJson, upload } from './http.ts';
 
 export type AlertFilters = Partial<Omit<AlertListQuery, 'page' | 'pageSize'>>;
@@ -20,6 +20,8 @@ export const alertApi = {
   places: () => get<AlertPlace[]>('/alerts/places'),
   raise: (input: ManualAlertInput) => postJson<AlertDetail>('/alerts/alerts', input),
   step: (id: number, step: AlertStep, body: Record<string, unknown>) => postJson<AlertDetail>(`/alerts/alerts/${id}/${step}`, body),
+  /** The same step on many alerts, all or none. */
+  batch: (step: AlertBatchStep, ids: number[], note?: string) => postJson<{ count: number }>(`/alerts/steps/${step}`, { ids, note }),
   addPhoto: (id: number, eventId: number, file: File) => upload<{ id: number; fileName: string }>(`/alerts/alerts/${id}/events/${eventId}/photos`, file),
   photoBlob: (photoId: number) => getBlob(`/alerts/photos/${photoId}`),
   settings: () => get<AlertSettings>('/alerts/settings'),

@@ -146,6 +146,45 @@ describe('alert rules', () => {
 });
 
 describe('working an alert', () => {
+  it('confirms or dismisses many alerts of the list at once, all or none, within the enterprise', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const raise = async (api: Api, title: string) => (await api({ method: 'POST', url: '/api/alerts/alerts', payload: { title, level: 'III', point: [120.2, 30.2] } })).json().result as { id: number; code: string };
+    const [a, b, c] = [await raise(admin, '批量 A'), await raise(admin, '批量 B'), await raise(admin, '批量 C')];
+    const other = await raise(gas, '他企业');
+    const stateOf = async (id: number) => (await demo.database.db.select({ state: alerts.state }).from(alerts).where(eq(alerts.id, id)))[0].state;
+    const batch = (api: Api, step: string, payload: Record<string, unknown>, language = 'en-US') => api({ method: 'POST', url: `/api/alerts/steps/${step}`, payload, headers: { 'accept-language': language } });
+
+    const confirmed = await batch(admin, 'confirm', { ids: [b.id, a.id], note: '巡检核实' });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json().result).toEqual({ count: 2 });
+    expect([await stateOf(a.id), await stateOf(b.id)]).toEqual(['confirmed', 'confirmed']);
+    const detail = (await admin({ method: 'GET', url: `/api/alerts/alerts/${a.id}` })).json().result;
+    expect(detail.events.at(-1)).toMatchObject({ action: 'confirm', fromState: 'new', toState: 'confirmed', note: '巡检核实' });
+    expect(detail.firstResponseAt).not.toBeNull();
+
+    // One the step does not fit refuses the batch, naming it; the others are left as they were.
+    const refused = await batch(admin, 'confirm', { ids: [c.id, a.id] }, 'zh-CN');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(`预警 ${a.code} 当前为“已确认”，不能确认`);
+    expect(await stateOf(c.id)).toBe('new');
+    // Another enterprise's alert is not found here, and nothing is written.
+    expect((await batch(admin, 'confirm', { ids: [c.id, other.id] })).statusCode).toBe(404);
+    expect([await stateOf(c.id), await stateOf(other.id)]).toEqual(['new', 'new']);
+    // A false alarm needs its reason; viewers take no steps; a batch is at most 100.
+    const noReason = await batch(admin, 'falseAlarm', { ids: [c.id] });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().message).toMatch(/^note: /);
+    expect((await batch(viewer, 'confirm', { ids: [c.id] })).statusCode).toBe(403);
+    expect((await batch(admin, 'confirm', { ids: Array.from({ length: 101 }, (_, i) => i + 1) })).json().message).toMatch(/^ids: /);
+
+    const dismissed = await batch(admin, 'falseAlarm', { ids: [a.id, b.id, c.id], note: '施工单位已报备' });
+    expect(dismissed.json().result).toEqual({ count: 3 });
+    expect([await stateOf(a.id), await stateOf(b.id), await stateOf(c.id)]).toEqual(['falseAlarm', 'falseAlarm', 'falseAlarm']);
+    await batch(gas, 'falseAlarm', { ids: [other.id], note: 'test' });
+  });
+
   it('follows new -> confirmed -> dispatched -> handling -> handled -> closed, refuses other steps, and texts the assignee of a grave alert', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);

@@ -2,6 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ALERT_BATCH_MAX,
+  ALERT_BATCH_STEPS,
+  alertBatchBodies,
   HEADERS,
   ROLE_PERMISSIONS,
   alertListQuery,
@@ -75,6 +78,20 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
         const result = await service.stepAlert(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never);
         await engine.afterStep(result, request.language);
         return ok(request, result.alert, 'alerts.saved');
+      },
+    );
+  }
+
+  for (const step of ALERT_BATCH_STEPS) {
+    api.post(
+      `/steps/${step}`,
+      { config: risk('edit'), schema: { tags, summary: `${STEP_SUMMARIES[step]}: many alerts of the list at once (at most ${ALERT_BATCH_MAX}), all or none`, body: alertBatchBodies[step] } },
+      async (request) => {
+        const enterprise = requireEnterprise(request);
+        const { ids, ...input } = request.body as { ids: number[]; note: string };
+        const stepped = await service.stepAlerts(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, ids, step, input);
+        await engine.announce('changed', stepped);
+        return ok(request, { count: stepped.length }, 'alerts.saved');
       },
     );
   }

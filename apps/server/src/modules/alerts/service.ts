@@ -5,6 +5,7 @@ import {
   ALERT_STEP_TO,
   DEFAULT_ALERT_SETTINGS,
   OPEN_ALERT_STATES,
+  type AlertBatchStep,
   type AlertDetail,
   type AlertListQuery,
   type AlertRow,
@@ -17,7 +18,7 @@ import {
   type ManualAlertInput,
   type Role,
 } from '@console/contract';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { alertEvents, alertPhotos, alerts, alertSettings, levelOrder, memberships, users } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { likePattern } from '../../db/like.ts';
@@ -261,48 +262,56 @@ export interface StepResult {
 }
 
 /**
- * One step of an alert, in one transaction with its timeline entry: the alert is locked, the step
- * checked against its state (409 naming both when refused), then written.
+ * One step of an alert within the caller's transaction, with its timeline entry: the alert is
+ * locked, the step checked against its state (409 naming both when refused), then written.
+ * Answers whom to text when the step dispatched a grave alert.
  */
+async function applyStep<S extends AlertStep>(tx: Tx, enterpriseId: number, actor: StepActor, id: number, step: S, input: AlertStepInput<S>, now: Date): Promise<StepResult['notify']> {
+  let notify: StepResult['notify'] = null;
+  const [alert] = await tx.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.enterpriseId, enterpriseId))).for('update');
+  if (!alert) throw notFound('notFound.alert');
+  if (!ALERT_STEP_FROM[step].includes(alert.state)) throw new AppError(409, 'alerts.transition', { code: alertCode(alert.id), state: STATE_NAMES[alert.state], action: STEP_NAMES[step] });
+  if (ASSIGNEE_STEPS.includes(step) && alert.assigneeId !== actor.userId && actor.role !== 'admin') throw forbidden('alerts.assigneeOnly');
+  // Formal supervision is the administrators' decision.
+  if (step === 'supervise' && actor.role !== 'admin') throw forbidden();
+  const values: Partial<typeof alerts.$inferInsert> = { updatedAt: now };
+  const details: Record<string, unknown> = {};
+  if (RESPONSES.includes(step) && !alert.firstResponseAt) values.firstResponseAt = now;
+  if (step === 'dispatch') {
+    const body = input as AlertStepInput<'dispatch'>;
+    const [assignee] = await tx
+      .select({ id: users.id, phone: users.phone, realname: users.realname })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.enterpriseId, enterpriseId), eq(memberships.userId, body.assigneeId), eq(memberships.status, 'active'), sql`${memberships.role} <> 'viewer'`));
+    if (!assignee) throw badRequest('alerts.assignee');
+    const settings = await getAlertSettings(tx as unknown as Db, enterpriseId);
+    const deadline = body.deadline ? new Date(body.deadline) : new Date(now.getTime() + settings.deadlineHours[alert.level] * 3_600_000);
+    Object.assign(values, { organisation: body.organisation, assigneeId: assignee.id, dispatchedAt: now, deadline });
+    Object.assign(details, { organisation: body.organisation, assignee: assignee.realname, deadline: deadline.toISOString() });
+    if ((alert.level === 'I' || alert.level === 'II') && assignee.phone) notify = { phone: assignee.phone, level: alert.level, deadline };
+  }
+  if (step === 'handle') values.handledAt = now;
+  if (step === 'close') values.closedAt = now;
+  if (step === 'reject') values.handledAt = null;
+  if (step === 'reopen') Object.assign(values, { handledAt: null, closedAt: null, deadline: null, dispatchedAt: null, assigneeId: null });
+  if (step === 'supervise') {
+    values.supervised = (input as AlertStepInput<'supervise'>).supervised;
+    details.supervised = values.supervised;
+  }
+  const toState = ALERT_STEP_TO[step] ?? alert.state;
+  values.state = toState;
+  await tx.update(alerts).set(values).where(eq(alerts.id, id));
+  await tx.insert(alertEvents).values({ alertId: id, at: now, userId: actor.userId, action: step, fromState: alert.state, toState, note: (input as { note?: string }).note ?? null, details: Object.keys(details).length ? details : null });
+  return notify;
+}
+
+/** One step of an alert, in one transaction with its timeline entry. */
 export async function stepAlert<S extends AlertStep>(db: Db, enterpriseId: number, actor: StepActor, id: number, step: S, input: AlertStepInput<S>, now = new Date()): Promise<StepResult> {
   let notify: StepResult['notify'] = null;
   try {
     await db.transaction(async (tx) => {
-      const [alert] = await tx.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.enterpriseId, enterpriseId))).for('update');
-      if (!alert) throw notFound('notFound.alert');
-      if (!ALERT_STEP_FROM[step].includes(alert.state)) throw new AppError(409, 'alerts.transition', { code: alertCode(alert.id), state: STATE_NAMES[alert.state], action: STEP_NAMES[step] });
-      if (ASSIGNEE_STEPS.includes(step) && alert.assigneeId !== actor.userId && actor.role !== 'admin') throw forbidden('alerts.assigneeOnly');
-      // Formal supervision is the administrators' decision.
-      if (step === 'supervise' && actor.role !== 'admin') throw forbidden();
-      const values: Partial<typeof alerts.$inferInsert> = { updatedAt: now };
-      const details: Record<string, unknown> = {};
-      if (RESPONSES.includes(step) && !alert.firstResponseAt) values.firstResponseAt = now;
-      if (step === 'dispatch') {
-        const body = input as AlertStepInput<'dispatch'>;
-        const [assignee] = await tx
-          .select({ id: users.id, phone: users.phone, realname: users.realname })
-          .from(memberships)
-          .innerJoin(users, eq(users.id, memberships.userId))
-          .where(and(eq(memberships.enterpriseId, enterpriseId), eq(memberships.userId, body.assigneeId), eq(memberships.status, 'active'), sql`${memberships.role} <> 'viewer'`));
-        if (!assignee) throw badRequest('alerts.assignee');
-        const settings = await getAlertSettings(tx as unknown as Db, enterpriseId);
-        const deadline = body.deadline ? new Date(body.deadline) : new Date(now.getTime() + settings.deadlineHours[alert.level] * 3_600_000);
-        Object.assign(values, { organisation: body.organisation, assigneeId: assignee.id, dispatchedAt: now, deadline });
-        Object.assign(details, { organisation: body.organisation, assignee: assignee.realname, deadline: deadline.toISOString() });
-        if ((alert.level === 'I' || alert.level === 'II') && assignee.phone) notify = { phone: assignee.phone, level: alert.level, deadline };
-      }
-      if (step === 'handle') values.handledAt = now;
-      if (step === 'close') values.closedAt = now;
-      if (step === 'reject') values.handledAt = null;
-      if (step === 'reopen') Object.assign(values, { handledAt: null, closedAt: null, deadline: null, dispatchedAt: null, assigneeId: null });
-      if (step === 'supervise') {
-        values.supervised = (input as AlertStepInput<'supervise'>).supervised;
-        details.supervised = values.supervised;
-      }
-      const toState = ALERT_STEP_TO[step] ?? alert.state;
-      values.state = toState;
-      await tx.update(alerts).set(values).where(eq(alerts.id, id));
-      await tx.insert(alertEvents).values({ alertId: id, at: now, userId: actor.userId, action: step, fromState: alert.state, toState, note: (input as { note?: string }).note ?? null, details: Object.keys(details).length ? details : null });
+      notify = await applyStep(tx, enterpriseId, actor, id, step, input, now);
     });
   } catch (error) {
     // Reopening while the same rule has raised a new alert on the object: that one is the open one.
@@ -316,6 +325,19 @@ export async function stepAlert<S extends AlertStep>(db: Db, enterpriseId: numbe
     throw error;
   }
   return { alert: await getAlert(db, enterpriseId, id, actor.userId), notify };
+}
+
+/**
+ * The same step on many alerts of the list, all or none: one transaction takes them in id order
+ * (two people's batches cannot wait on each other), and one alert the step does not fit (another
+ * enterprise's, or already past it) refuses the whole batch, naming that alert. Answers the ids.
+ */
+export async function stepAlerts<S extends AlertBatchStep>(db: Db, enterpriseId: number, actor: StepActor, ids: number[], step: S, input: AlertStepInput<S>, now = new Date()): Promise<number[]> {
+  const ordered = [...new Set(ids)].sort((x, y) => x - y);
+  await db.transaction(async (tx) => {
+    for (const id of ordered) await applyStep(tx, enterpriseId, actor, id, step, input, now);
+  });
+  return ordered;
 }
 
 /** Alerts as the live stream and the rules' callers announce them. */

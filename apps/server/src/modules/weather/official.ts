@@ -7,7 +7,8 @@ import { circlePolygon } from '../../geo/geometry.ts';
 import { problem } from '../imports/problems.ts';
 import { getProject } from '../projects/service.ts';
 import { readCap, type CapMessage } from './cap.ts';
-import { projectArea, type Tx } from './service.ts';
+import { projectArea } from './service.ts';
+import type { Tx } from '../../db/client.ts';
 import { warningTouches } from './touches.ts';
 
 /** A place given for warnings without a polygon or circle is warned this far around it. */

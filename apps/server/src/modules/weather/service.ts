@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AreaGeometry, WeatherHour } from '@console/contract';
-import { queryRows, type Db } from '../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { projects, weatherHours, weatherPlaces, weatherWarnings, type ImportProblemRecord } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { circlePolygon } from '../../geo/geometry.ts';
@@ -10,7 +10,6 @@ import { readIsdCsv, readOpenMeteoCsv, readOpenMeteoJson, readStationCsv, type R
 import { deriveWarnings } from './signals.ts';
 import { warningTouches } from './touches.ts';
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** A place without a project area is warned for this far around it. */
 const PLACE_RADIUS_M = 10_000;
 const HOURS_PER_WRITE = 1000;

@@ -5,20 +5,23 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { ALERT_SOURCES, ALERT_STATES, RISK_LEVELS, RISK_LEVEL_COLORS, type AlertRow, type BBox } from '@console/contract';
+import { ALERT_BATCH_STEPS, ALERT_SOURCES, ALERT_STATES, ALERT_STEP_FROM, RISK_LEVELS, RISK_LEVEL_COLORS, type AlertRow, type BBox } from '@console/contract';
 import { alertApi, type AlertFilters } from '../../api/alerts.ts';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
-import { Authorized, usePermission } from '../../components/Authorized.tsx';
+import { Authorized, useActionVisible, usePermission } from '../../components/Authorized.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
+import { AlertBatchBar } from './AlertBatchBar.tsx';
 import { AlertDrawer } from './AlertDrawer.tsx';
 import { AlertSettingsModal } from './AlertSettingsModal.tsx';
 import { RaiseAlertModal } from './RaiseAlertModal.tsx';
 import { STATE_TAG_COLOR, alertFeatures, alertTitle } from './alertStyle.ts';
 
 const PAGE_SIZE = 15;
+/** An alert a step of the batch bar can take (confirm or dismiss): the others cannot be ticked. */
+const batchable = (a: AlertRow) => ALERT_BATCH_STEPS.some((step) => ALERT_STEP_FROM[step].includes(a.state));
 
 /**
  * The duty officer's alert desk: what is open and overdue at the top, the alerts with filters
@@ -34,6 +37,8 @@ export default function AlertsPage() {
   const [page, setPage] = useState(1);
   const [raising, setRaising] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const canWork = useActionVisible('edit');
+  const [ticked, setTicked] = useState<number[]>([]);
   // The bell opens an alert here through the navigation's state (an address per alert would open a tab each).
   const [selectedId, select] = useState<number | null>((location.state as { alertId?: number } | null)?.alertId ?? null);
   useEffect(() => {
@@ -63,9 +68,15 @@ export default function AlertsPage() {
   }, [selected?.id]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (list.isError) return <Alert type="error" showIcon message={errorMessage(list.error)} />;
+  // Ticks belong to the rows in view: another filter or page starts again.
   const set = (patch: AlertFilters) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage(1);
+    setTicked([]);
+  };
+  const turnPage = (next: number) => {
+    setPage(next);
+    setTicked([]);
   };
   const s = summary.data?.result;
   return (
@@ -109,14 +120,17 @@ export default function AlertsPage() {
       </Space>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
         <div style={{ flex: '3 1 560px', minWidth: 0 }}>
+          {canWork && <AlertBatchBar ids={ticked} onDone={() => setTicked([])} />}
           <Table<AlertRow>
             rowKey="id"
             size="small"
             loading={list.isFetching}
             dataSource={list.data?.result.list ?? []}
             scroll={{ x: 'max-content' }}
-            pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: setPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.total', { total })}</span> }}
-            onRow={(a) => ({ onClick: () => select(a.id), style: { cursor: 'pointer' } })}
+            pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.total', { total })}</span> }}
+            rowSelection={canWork ? { selectedRowKeys: ticked, onChange: (keys) => setTicked(keys as number[]), getCheckboxProps: (a) => ({ disabled: !batchable(a) }) } : undefined}
+            // A tick is not a click on the row: the drawer stays as it is.
+            onRow={(a) => ({ onClick: (e) => !(e.target as HTMLElement).closest('.ant-table-selection-column') && select(a.id), style: { cursor: 'pointer' } })}
             rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
             columns={[
               { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },

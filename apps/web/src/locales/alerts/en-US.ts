@@ -97,6 +97,12 @@ const messages = {
     networkType: 'Network',
   },
   metric: { velocity: 'Velocity', cumulative: 'Cumulative displacement', differential: 'Differential settlement' },
+  batch: {
+    selected: '{{count}} selected',
+    clear: 'Clear',
+    title: '{{step}} · {{count}} alerts',
+    done: '{{count}} alerts saved',
+  },
   form: {
     stepTitle: '{{step}} · {{code}}',
     note: 'Note',

@@ -98,6 +98,12 @@ const messages: AlertMessages = {
     networkType: '管网类型',
   },
   metric: { velocity: '沉降速率', cumulative: '累计沉降', differential: '差异沉降' },
+  batch: {
+    selected: '已选 {{count}} 条',
+    clear: '清除选择',
+    title: '{{step}} · {{count}} 条预警',
+    done: '已处理 {{count}} 条预警',
+  },
   form: {
     stepTitle: '{{step}} · {{code}}',
     note: '备注',
