@@ -132,7 +132,7 @@ describe('alert rules', () => {
     // Graver again, checked by two servers at once: escalated once, one timeline entry, one text.
     await demo.database.db.update(weatherWarnings).set({ level: 'I' }).where(eq(weatherWarnings.id, warning.id));
     const both = await Promise.all([1, 2].map(() => escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), DEFAULT_ALERT_SETTINGS)));
-    expect(both.flat()).toEqual([{ id: raised.id, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
+    expect(both.flat()).toEqual([{ id: raised.id, code: dispatched.code, subject: raised.subject, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
     expect(both.flat()[0].assigned!.deadline.getTime() - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
     // Milder later: the alert keeps the gravest level it reached, and its deadline.
     const deadline = (await alertOf()).deadline;

@@ -127,12 +127,9 @@ export class AlertEngine {
    * the language of the crews and of the SMS gateway's signed templates.
    */
   private async textEscalations(escalations: Escalation[]) {
-    const ids = escalations.map((e) => e.id);
-    const alertsById = new Map((await liveEventsOf(this.db, ids)).map((a) => [a.id, a]));
-    for (const { id, level, assigned } of escalations) {
-      const alert = alertsById.get(id);
-      if (!assigned || !alert || (level !== 'I' && level !== 'II')) continue;
-      const text = translate('alerts.smsEscalated', 'zh-CN', { level, code: alert.code, subject: alert.subject, deadline: CHINA_TIME.format(assigned.deadline) });
+    for (const { id, code, subject, level, assigned } of escalations) {
+      if (!assigned || (level !== 'I' && level !== 'II')) continue;
+      const text = translate('alerts.smsEscalated', 'zh-CN', { level, code, subject, deadline: CHINA_TIME.format(assigned.deadline) });
       await this.sms.send(assigned.phone, text).catch((error) => this.log?.error({ err: error, alertId: id }, 'alert sms failed'));
     }
   }

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { RULE_SOURCE, type AlertRule, type AlertSettings } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { levelOrder, OPEN_ALERT_SQL } from '../../db/schema.ts';
+import { alertCode } from './service.ts';
 
 /**
  * The alert rules. Each is one SELECT of candidates over its source's kept figures, with the
@@ -152,6 +153,8 @@ export async function raiseRule(db: Db, rule: Exclude<AlertRule, 'manual'>, ente
 /** An alert a check found graver, with what its assignee is texted when it is being worked. */
 export interface Escalation {
   id: number;
+  code: string;
+  subject: string;
   level: string;
   /** Set when the alert is dispatched or being handled: its assignee's phone and the deadline now. */
   assigned: { phone: string; deadline: Date } | null;
@@ -168,7 +171,7 @@ export interface Escalation {
 export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, enterpriseId: number, now: Date, settings: AlertSettings): Promise<Escalation[]> {
   const hours = settings.deadlineHours;
   const levelHours = sql`(case g.level when 'I' then ${hours.I} when 'II' then ${hours.II} when 'III' then ${hours.III} else ${hours.IV} end)::float8`;
-  const rows = await queryRows<{ id: number; level: string; state: string; deadline: Date | string | null; phone: string | null }>(
+  const rows = await queryRows<{ id: number; subject: string; level: string; state: string; deadline: Date | string | null; phone: string | null }>(
     db,
     sql`with candidates as (${RULES[rule](enterpriseId, now, settings.leakRepairDays)}),
         graver as (
@@ -183,7 +186,7 @@ export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, e
             deadline = least(a.deadline, ${now}::timestamptz + ${levelHours} * interval '1 hour')
           from graver g
           where a.id = g.id and ${levelOrder(sql`g.level`)} < ${levelOrder(sql`a.level`)}
-          returning a.id, a.state, a.assignee_id, a.deadline, g.old_deadline, g.from_level, g.level
+          returning a.id, a.subject, a.state, a.assignee_id, a.deadline, g.old_deadline, g.from_level, g.level
         ),
         timeline as (
           insert into alert_events (alert_id, at, action, from_state, to_state, details)
@@ -191,12 +194,14 @@ export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, e
             || case when deadline is distinct from old_deadline then jsonb_build_object('deadline', deadline) else '{}'::jsonb end
           from escalated
         )
-        select e.id, e.level, e.state, e.deadline, u.phone
+        select e.id, e.subject, e.level, e.state, e.deadline, u.phone
         from escalated e left join users u on u.id = e.assignee_id
         order by e.id`,
   );
   return rows.map((r) => ({
     id: Number(r.id),
+    code: alertCode(Number(r.id)),
+    subject: r.subject,
     level: r.level,
     assigned: (r.state === 'dispatched' || r.state === 'handling') && r.phone && r.deadline ? { phone: r.phone, deadline: new Date(r.deadline) } : null,
   }));

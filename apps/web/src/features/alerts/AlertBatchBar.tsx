@@ -6,6 +6,7 @@ import { ALERT_BATCH_STEPS, type AlertBatchStep } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { StepModal, useStepSaving } from '../../components/StepModal.tsx';
+import { NOTE_REQUIRED } from './alertStyle.ts';
 import { useSession } from '../../stores/session.ts';
 
 /**
@@ -37,7 +38,7 @@ export function AlertBatchBar({ ids, onDone }: { ids: number[]; onDone: () => vo
       return t('alerts.batch.done', { count: response.result.count });
     });
   };
-  const noteLabel = stepping === 'falseAlarm' ? t('alerts.form.reason') : t('alerts.form.note');
+  const noteLabel = stepping && NOTE_REQUIRED.includes(stepping) ? t('alerts.form.reason') : t('alerts.form.note');
   return (
     <Space wrap style={{ marginBottom: 8 }} data-testid="alerts-batch">
       <Typography.Text strong>{t('alerts.batch.selected', { count: ids.length })}</Typography.Text>
@@ -59,7 +60,7 @@ export function AlertBatchBar({ ids, onDone }: { ids: number[]; onDone: () => vo
           <Form.Item
             name="note"
             label={noteLabel}
-            rules={stepping === 'falseAlarm' ? [{ required: true, whitespace: true, message: `${t('alerts.form.required')}: ${noteLabel}` }] : undefined}
+            rules={stepping && NOTE_REQUIRED.includes(stepping) ? [{ required: true, whitespace: true, message: `${t('alerts.form.required')}: ${noteLabel}` }] : undefined}
           >
             <Input.TextArea rows={3} maxLength={2000} data-testid="alerts-batch-note" />
           </Form.Item>

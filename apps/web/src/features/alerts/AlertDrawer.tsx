@@ -17,7 +17,7 @@ import { KeptImage } from '../../components/KeptImage.tsx';
 import { PhotoPicker } from '../../components/PhotoPicker.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
-import { STATE_TAG_COLOR, alertTitle, alertValue } from './alertStyle.ts';
+import { NOTE_REQUIRED, STATE_TAG_COLOR, alertTitle, alertValue } from './alertStyle.ts';
 
 /** Where each source's objects are worked in the console. */
 const SOURCE_PAGE: Record<Exclude<AlertSource, 'manual'>, string> = {
@@ -30,7 +30,6 @@ const SOURCE_PAGE: Record<Exclude<AlertSource, 'manual'>, string> = {
 /** Steps in the order their buttons stand. */
 const STEPS: AlertStep[] = ['confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'];
 /** Steps whose note is required (a reason, a report). */
-const NOTE_REQUIRED: AlertStep[] = ['falseAlarm', 'handle', 'reject', 'reopen', 'note'];
 const FACT_KEYS = ['datasetName', 'metric', 'pointCount', 'siteName', 'pressure', 'gasPipeId', 'criticality', 'type', 'end', 'foundAt', 'estimatedLeakM3h', 'fromLevel', 'since', 'likelihood', 'consequence'] as const;
 const time = (at: string | null) => (at ? dayjs(at).format('YYYY-MM-DD HH:mm') : '-');
 

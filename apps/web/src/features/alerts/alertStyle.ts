@@ -1,7 +1,10 @@
 import type { TFunction } from 'i18next';
-import { RISK_LEVEL_COLORS, type AlertRow, type AlertState } from '@console/contract';
+import { RISK_LEVEL_COLORS, type AlertRow, type AlertState, type AlertStep } from '@console/contract';
 import type { AlertPlace } from '../../api/alerts.ts';
 import type { MapOverlayFeature } from '../../components/MapView.tsx';
+
+/** The steps a note is required for (the reason, the report), as the server asks. */
+export const NOTE_REQUIRED: AlertStep[] = ['falseAlarm', 'handle', 'reject', 'reopen', 'note'];
 
 export const STATE_TAG_COLOR: Record<AlertState, string> = {
   new: 'red',
