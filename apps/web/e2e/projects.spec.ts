@@ -52,9 +52,12 @@ test.describe('projects', () => {
     const list = page.getByTestId('project-list');
     await expect(list).toContainText(code);
 
-    await page.getByTestId('project-search').fill(code);
-    await page.getByTestId('project-search').press('Enter');
-    await expect(list.locator('tbody tr.ant-table-row')).toHaveCount(1);
+    // The list refetches after the save; a search sent while it did can be overtaken: search again.
+    await expect(async () => {
+      await page.getByTestId('project-search').fill(code);
+      await page.getByTestId('project-search').press('Enter');
+      await expect(list.locator('tbody tr.ant-table-row')).toHaveCount(1, { timeout: 3000 });
+    }).toPass({ timeout: 20_000 });
     await page.getByTestId(`project-open-${code}`).click();
     await expect(page.getByTestId('project-pipe-length')).toContainText(/Water \d/);
     await page.getByTestId('project-edit').click();
