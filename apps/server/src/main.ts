@@ -4,6 +4,10 @@ import { openConfiguredDatabase } from './db/open.ts';
 import { demoSignInText, isEmpty, seedDemo } from './demo/seed.ts';
 import { failInterruptedJobs } from './modules/imports/jobs.ts';
 import { failInterruptedAnalyses } from './modules/settlement/analysis.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from './db/client.ts';
+import { remeasureSites } from './modules/construction/measure.ts';
+import { remeasureAreas } from './modules/riskAreas/service.ts';
 
 const config = readConfig();
 const database = await openConfiguredDatabase(config);
@@ -13,6 +17,15 @@ if (seeded) await seedDemo(database.db);
 // Imports cut off by a stopped or crashed server end as interrupted, their staged rows dropped.
 await failInterruptedJobs(database.db, database.kind === 'pglite');
 await failInterruptedAnalyses(database.db);
+// Sites and areas measured before their pipe sets were kept as rows (they kept the nearest 50 in
+// their figures) are measured again once, so risk and alerts count every pipe.
+for (const { enterprise_id } of await queryRows<{ enterprise_id: number }>(
+  database.db,
+  sql`select enterprise_id from construction_sites where measure ? 'corridor' union select enterprise_id from risk_areas where pipes ? 'pipes'`,
+)) {
+  await remeasureSites(database.db, enterprise_id);
+  await remeasureAreas(database.db, enterprise_id);
+}
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
 let closing = false;

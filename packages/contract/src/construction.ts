@@ -163,10 +163,9 @@ export interface MeasuredPipe {
 export interface SiteMeasure {
   /** Nearest pipe of each network within SITE_SEARCH_M. */
   nearest: Partial<Record<NetworkType, MeasuredPipe>>;
-  /** Pipes within the corridor: how many of each network, and the nearest 50. */
+  /** Pipes within the corridor: how many of each network (the pipes themselves: GET /sites/{id}/pipes). */
   corridorM: number;
   corridorCount: Partial<Record<NetworkType, number>>;
-  corridor: MeasuredPipe[];
   /** The gas range the site enters, the tightest first, with the pipe that sets it. */
   gas: { zone: 'protection' | 'control'; pressure: GasPressure; rangeM: number; pipe: MeasuredPipe } | null;
   measuredAt: string;

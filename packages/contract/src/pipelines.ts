@@ -46,3 +46,26 @@ export type PipeListQuery = z.infer<typeof pipeListQuery>;
 
 
 export const pipeIdParams = z.object({ id });
+
+/** A page of the pipes a site's corridor or a risk-prone area holds (nearest first). */
+export const pipeSetQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+});
+export type PipeSetQuery = z.infer<typeof pipeSetQuery>;
+export interface PipeSetPage {
+  list: {
+    pipeRowId: number;
+    pipeId: string;
+    networkType: (typeof NETWORK_TYPES)[number];
+    diameterMm: number | null;
+    material: string | null;
+    pressureClass: string | null;
+    lengthM: number;
+    /** From the place's edge; 0 inside. */
+    distanceM: number;
+  }[];
+  total: number;
+  page: number;
+  pageSize: number;
+}

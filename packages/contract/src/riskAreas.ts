@@ -74,13 +74,13 @@ export type RiskAreaListQuery = z.infer<typeof riskAreaListQuery>;
 /** A subsidence zone from a settlement result: the segment's measured ground. */
 export const subsidenceZoneBody = z.object({ datasetId: z.coerce.number().int().positive(), pipeRowId: z.coerce.number().int().positive(), name: optionalText(100) });
 
-/** The pipes an area holds or has within its buffer: per network, how many and how long, and the nearest 50. */
+/** The pipes an area holds or has within its buffer: per network, how many and how long. */
 export interface RiskAreaPipes {
   bufferM: number;
   count: Partial<Record<NetworkType, number>>;
   lengthM: Partial<Record<NetworkType, number>>;
   inside: number;
-  pipes: { pipeRowId: number; pipeId: string; networkType: NetworkType; diameterMm: number | null; distanceM: number }[];
+  /** The pipes themselves: GET /areas/{id}/pipes. */
   measuredAt: string;
 }
 

@@ -1,4 +1,4 @@
-import type { AreaGeometry, BuildType, CaseStatus, Criticality, CriticalitySettings, ImportJobView, LineGeometry, SiteMeasure } from '@console/contract';
+import type { AreaGeometry, BuildType, CaseStatus, Criticality, CriticalitySettings, ImportJobView, LineGeometry, NetworkType, PipeSetPage, SiteMeasure } from '@console/contract';
 import { del, get, getBlob, postJson, putJson, upload } from './http.ts';
 
 export interface SiteEvent {
@@ -73,7 +73,7 @@ export interface SiteDetail extends Site {
   history: SiteEvent[];
   watchLog: WatchLogEntry[];
   files: SiteFile[];
-  pipes: { pipeRowId: number; geometry: LineGeometry }[];
+  pipes: { pipeRowId: number; networkType: NetworkType; geometry: LineGeometry }[];
   merged?: boolean;
 }
 
@@ -89,6 +89,7 @@ export interface SiteSummary {
 export const constructionApi = {
   sites: (params: Record<string, unknown>) => get<{ list: Site[]; total: number }>('/construction/sites', params),
   site: (id: number) => get<SiteDetail>(`/construction/sites/${id}`),
+  pipes: (id: number, page: number, pageSize: number) => get<PipeSetPage>(`/construction/sites/${id}/pipes`, { page, pageSize }),
   summary: (projectId?: number) => get<SiteSummary>('/construction/summary', { projectId }),
   save: (input: Record<string, unknown>, id?: number) => (id === undefined ? postJson<SiteDetail>('/construction/sites', input) : putJson<SiteDetail>(`/construction/sites/${id}`, input)),
   remove: (id: number) => del<null>(`/construction/sites/${id}`),

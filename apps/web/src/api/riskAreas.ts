@@ -1,4 +1,4 @@
-import type { AreaGeometry, ImportJobView, LineGeometry, RiskAreaKind, RiskAreaPipes, RiskAreaStatus, RiskLevel } from '@console/contract';
+import type { AreaGeometry, ImportJobView, LineGeometry, NetworkType, PipeSetPage, RiskAreaKind, RiskAreaPipes, RiskAreaStatus, RiskLevel } from '@console/contract';
 import { del, get, getBlob, postJson, putJson, upload } from './http.ts';
 
 export interface RiskArea {
@@ -32,7 +32,7 @@ export interface RiskArea {
 export interface RiskAreaDetail extends RiskArea {
   history: { id: number; action: string; fromStatus: RiskAreaStatus | null; toStatus: RiskAreaStatus; details: Record<string, unknown> | null; at: string; userName: string | null }[];
   files: { id: number; fileName: string; mimetype: string; size: number; uploadedAt: string }[];
-  pipeLines: { pipeRowId: number; geometry: LineGeometry }[];
+  pipeLines: { pipeRowId: number; networkType: NetworkType; geometry: LineGeometry }[];
 }
 
 export interface RiskAreaSummary {
@@ -46,6 +46,7 @@ export interface RiskAreaSummary {
 export const riskAreaApi = {
   areas: (params: Record<string, unknown>) => get<{ list: RiskArea[]; total: number }>('/risk-areas/areas', params),
   area: (id: number) => get<RiskAreaDetail>(`/risk-areas/areas/${id}`),
+  pipes: (id: number, page: number, pageSize: number) => get<PipeSetPage>(`/risk-areas/areas/${id}/pipes`, { page, pageSize }),
   summary: () => get<RiskAreaSummary>('/risk-areas/summary'),
   save: (input: Record<string, unknown>, id?: number) => (id === undefined ? postJson<RiskAreaDetail>('/risk-areas/areas', input) : putJson<RiskAreaDetail>(`/risk-areas/areas/${id}`, input)),
   fromSettlement: (datasetId: number, pipeRowId: number) => postJson<RiskAreaDetail>('/risk-areas/areas/from-settlement', { datasetId, pipeRowId }),

@@ -306,6 +306,9 @@ const enUS = {
     concrete: 'Concrete',
   },
   pipeline: {
+    distance: 'Distance (m)',
+    setCount: '{{count}} pipes',
+    setEmpty: 'No pipe',
     pipeId: 'Pipe id',
     networkType: 'Network',
     material: 'Material',

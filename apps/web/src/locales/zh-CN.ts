@@ -308,6 +308,9 @@ const zhCN: Messages = {
     concrete: '混凝土',
   },
   pipeline: {
+    distance: '距离（m）',
+    setCount: '共 {{count}} 条管段',
+    setEmpty: '无管段',
     pipeId: '管段编号',
     networkType: '管网类型',
     material: '材质',

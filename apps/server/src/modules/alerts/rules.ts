@@ -23,10 +23,11 @@ const areaBox = (area: SQL) => {
   return sql`${axis('min', 0)} as minx, ${axis('min', 1)} as miny, ${axis('max', 0)} as maxx, ${axis('max', 1)} as maxy`;
 };
 
-/** A site's place and the pipes in its corridor (the first 50 ids, and how many). */
+/** A site's place and every pipe in its corridor (its pipe set, nearest first), with how many. */
 const SITE_PLACE = sql`s.geometry, s.center_lon as lon, s.center_lat as lat, s.minx, s.miny, s.maxx, s.maxy,
-      array(select x->>'pipeId' from jsonb_array_elements(coalesce(s.measure->'corridor', '[]')) x limit 50) as pipe_ids,
-      coalesce((select sum(v::int) from jsonb_each_text(coalesce(s.measure->'corridorCount', '{}')) as e(k, v)), 0)::int as pipe_count`;
+      array(select p.pipe_id from site_pipes sp join pipes p on p.id = sp.pipe_row_id and p.enterprise_id = s.enterprise_id
+        where sp.site_id = s.id and sp.enterprise_id = s.enterprise_id order by sp.distance_m, sp.pipe_row_id) as pipe_ids,
+      (select count(*) from site_pipes sp where sp.site_id = s.id and sp.enterprise_id = s.enterprise_id)::int as pipe_count`;
 /** A warning with its place (its station, or its area's corner) and its area's box. */
 const WARNING_FROM = sql`from weather_warnings w
     left join weather_places pl on pl.id = w.place_id

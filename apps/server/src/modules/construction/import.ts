@@ -12,7 +12,7 @@ import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { getProject } from '../projects/service.ts';
-import { figureColumns, measureSites } from './measure.ts';
+import { figureColumns, measureSites, writeSitePipes, type SiteFigures } from './measure.ts';
 import { caseNear, defaultSiteNo, nextSiteIds, redetect } from './service.ts';
 
 const FIELD_NAMES: Record<SiteImportField, string[]> = {
@@ -130,8 +130,9 @@ const PROGRESS_EVERY_MS = 500;
 
 /**
  * Reads the whole delivery; any bad feature fails it with the report and nothing is written. Each
- * site is measured against the pipes; one within SITE_MERGE_M of a known case is added to that
- * case (reopening it when closed) instead of making a duplicate.
+ * site is measured against the pipes. A detection (satellite, patrol) within SITE_MERGE_M of a
+ * known case is added to that case (reopening it when closed) instead of making a duplicate; a
+ * register's ("report", "manual") sites are each kept with their own number.
  */
 function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: number, options: SiteImportStart, signal: AbortSignal) {
   return runImportJob(db, limits, job, options.srid, async (source, reproject) => {
@@ -172,8 +173,11 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
           ? (await tx.select({ siteNo: constructionSites.siteNo }).from(constructionSites).where(and(eq(constructionSites.enterpriseId, job.enterpriseId), inArray(constructionSites.siteNo, numbers)))).map((r) => r.siteNo)
           : [],
       );
+      const measured: { id: number; figures: SiteFigures }[] = [];
+      // Only detections belong to a case already known near them; a register's sites each keep their number.
+      const detections = options.source === 'satellite' || options.source === 'patrol';
       for (const [i, r] of rows.entries()) {
-        const known = await caseNear(tx, job.enterpriseId, r.geometry);
+        const known = detections ? await caseNear(tx, job.enterpriseId, r.geometry) : null;
         if (known) {
           await redetect(tx, known, userId, { detectedAt: r.detectedAt, changeType: r.text.changeType, source: options.source, via: job.fileName });
           updated++;
@@ -206,8 +210,10 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
           createdBy: userId,
         });
         await tx.insert(constructionEvents).values({ siteId: id, userId, action: 'imported', toStatus: 'review', details: { source: options.source, file: job.fileName } });
+        measured.push({ id, figures: figures[i] });
         inserted++;
       }
+      await writeSitePipes(tx, job.enterpriseId, measured);
       // A number another site already has: nothing of the delivery is written.
       if (taken.length) return tx.rollback();
       await markSucceeded(tx, job.id, rows.length, { inserted, updated, deleted: 0, extent: extentOf(rows.map((r) => bboxOf(r.geometry))) });

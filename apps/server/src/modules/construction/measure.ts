@@ -11,15 +11,14 @@ import {
   type NetworkType,
   type SiteMeasure,
 } from '@console/contract';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { bboxBox, constructionSites, type StoredGeometry } from '../../db/schema.ts';
 import { nearAny } from '../../geo/sql.ts';
 import type { Place } from '../../geo/proximity.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
+import { replacePipeSets } from '../pipelines/pipeSets.ts';
 import { getCriticalitySettings } from './settings.ts';
 
-/** Pipes kept in a site's corridor list (nearest first); the counts cover them all. */
-const CORRIDOR_LIST = 50;
 /** Sites measured per batch when the whole enterprise is measured again. */
 const REMEASURE_BATCH = 1000;
 
@@ -58,6 +57,8 @@ function gasRangeOf(near: MeasuredPipe[]): SiteMeasure['gas'] {
 
 export interface SiteFigures {
   measure: SiteMeasure;
+  /** Every pipe inside the corridor, nearest first: kept as the site's pipe set (site_pipes). */
+  corridor: MeasuredPipe[];
   nearestM: number | null;
   criticality: Criticality;
   insideGasProtection: boolean;
@@ -75,7 +76,8 @@ export function siteFigures(near: MeasuredPipe[], buildType: BuildType, settings
   const nearestM = near.length ? near[0].distanceM : null;
   const insideGasProtection = gas?.zone === 'protection';
   return {
-    measure: { nearest, corridorM: settings.corridorM, corridorCount, corridor: inCorridor.slice(0, CORRIDOR_LIST), gas, measuredAt: new Date().toISOString() },
+    measure: { nearest, corridorM: settings.corridorM, corridorCount, gas, measuredAt: new Date().toISOString() },
+    corridor: inCorridor,
     nearestM,
     criticality: criticalityOf(nearestM, buildType, settings, insideGasProtection),
     insideGasProtection,
@@ -90,6 +92,10 @@ export async function measureSites(db: Db, enterpriseId: number, sites: { geomet
   return sites.map((site, i) => siteFigures(near[i], site.buildType, rules));
 }
 
+/** Keeps each measured site's whole corridor as its pipe set. */
+export const writeSitePipes = (db: Db | Tx, enterpriseId: number, sites: { id: number; figures: SiteFigures }[]) =>
+  replacePipeSets(db, 'site', enterpriseId, sites.map((s) => ({ ownerId: s.id, pipes: s.figures.corridor })));
+
 /** The columns a measurement writes. */
 export const figureColumns = (f: SiteFigures) => ({
   measure: f.measure,
@@ -102,7 +108,7 @@ export const figureColumns = (f: SiteFigures) => ({
 /**
  * Measures the sites of the enterprise again (all of them after a pipe import or a change of the
  * criticality rules; those near `near` boxes after a pipe is edited), a batch at a time: each
- * batch is read, measured and written in one statement.
+ * batch is read, measured and written in one transaction (its figures and its sites' pipe sets).
  */
 export async function remeasureSites(db: Db, enterpriseId: number, near?: BBox[]): Promise<number> {
   const settings = await getCriticalitySettings(db, enterpriseId);
@@ -124,9 +130,12 @@ export async function remeasureSites(db: Db, enterpriseId: number, near?: BBox[]
       }),
       sql`, `,
     );
-    await db.execute(sql`update ${constructionSites} set measure = v.measure, nearest_m = v.nearest_m, criticality = v.criticality, inside_gas_protection = v.inside, corridor_networks = v.networks
-      from (values ${values}) as v(id, measure, nearest_m, criticality, inside, networks)
-      where ${constructionSites.id} = v.id and ${constructionSites.enterpriseId} = ${enterpriseId}`);
+    await db.transaction(async (tx) => {
+      await writeSitePipes(tx, enterpriseId, batch.map((s, i) => ({ id: s.id, figures: figures[i] })));
+      await tx.execute(sql`update ${constructionSites} set measure = v.measure, nearest_m = v.nearest_m, criticality = v.criticality, inside_gas_protection = v.inside, corridor_networks = v.networks
+        from (values ${values}) as v(id, measure, nearest_m, criticality, inside, networks)
+        where ${constructionSites.id} = v.id and ${constructionSites.enterpriseId} = ${enterpriseId}`);
+    });
     count += batch.length;
     after = batch[batch.length - 1].id;
   }

@@ -10,6 +10,7 @@ import {
   guardBody,
   idParams,
   judgeBody,
+  pipeSetQuery,
   reopenBody,
   siteBody,
   siteImportStartBody,
@@ -85,6 +86,11 @@ export const constructionRoutes: FastifyPluginAsync<{ limits: ImportLimits; runn
       const file = exportSites(service.sitePages(db, requireEnterprise(request).id, filters), format);
       return reply.type(file.type).header('content-disposition', `attachment; filename="construction-sites.${file.extension}"`).send(file.stream);
     },
+  );
+  api.get(
+    '/sites/:id/pipes',
+    { config: risk('get'), schema: { tags, summary: "A page of the pipes inside the site's corridor, nearest first (all of them, page by page)", params: idParams, querystring: pipeSetQuery } },
+    async (request) => ok(request, await service.sitePipePage(db, requireEnterprise(request).id, request.params.id, request.query)),
   );
   api.get('/sites/:id', { config: risk('get'), schema: { tags, summary: 'One site with its measurement, history, watch log and files', params: idParams } }, async (request) =>
     ok(request, await service.getSite(db, requireEnterprise(request).id, request.params.id)),

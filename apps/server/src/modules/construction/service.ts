@@ -7,6 +7,9 @@ import {
   type CaseAction,
   type CaseStatus,
   type Language,
+  type LineGeometry,
+  type NetworkType,
+  type PipeSetQuery,
   type SiteInput,
   type SiteListQuery,
 } from '@console/contract';
@@ -20,7 +23,8 @@ import { boxSql } from '../../geo/sql.ts';
 import { bboxBox } from '../../db/schema.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { getProject } from '../projects/service.ts';
-import { figureColumns, measureSites } from './measure.ts';
+import { figureColumns, measureSites, writeSitePipes } from './measure.ts';
+import { pipeSetLines, pipeSetPage } from '../pipelines/pipeSets.ts';
 import { likePattern } from '../../db/like.ts';
 
 type Site = typeof constructionSites.$inferSelect;
@@ -111,6 +115,13 @@ async function siteRow(db: Db | Tx, enterpriseId: number, id: number): Promise<S
   return site;
 }
 
+/** A page of the pipes in the site's corridor (404 for another enterprise's site). */
+export async function sitePipePage(db: Db, enterpriseId: number, id: number, q: PipeSetQuery) {
+  const [found] = await db.select({ id: constructionSites.id }).from(constructionSites).where(and(eq(constructionSites.id, id), eq(constructionSites.enterpriseId, enterpriseId)));
+  if (!found) throw notFound('notFound.site');
+  return pipeSetPage(db, 'site', enterpriseId, id, q.page, q.pageSize);
+}
+
 /** One site with its history (newest first), watch log (newest first) and files. */
 export async function getSite(db: Db, enterpriseId: number, id: number) {
   const site = await siteRow(db, enterpriseId, id);
@@ -131,11 +142,15 @@ export async function getSite(db: Db, enterpriseId: number, id: number) {
   return { ...site, history, watchLog, files, pipes: await measuredPipeLines(db, enterpriseId, site) };
 }
 
-/** The lines of the pipes a site was measured against (its corridor and the nearest of each network), for the map. */
+/** Pipes drawn on the map with a site: the nearest of each network and its corridor (the nearest 500: a drawing, not a figure). */
+const DRAWN_PIPES = 500;
 async function measuredPipeLines(db: Db, enterpriseId: number, site: Site) {
-  const ids = [...new Set([...(site.measure?.corridor ?? []), ...Object.values(site.measure?.nearest ?? {})].map((p) => p!.pipeRowId))];
-  if (!ids.length) return [];
-  return db.select({ pipeRowId: pipes.id, geometry: pipes.geometry }).from(pipes).where(and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.id, ids)));
+  const corridor = await pipeSetLines(db, 'site', enterpriseId, site.id, DRAWN_PIPES);
+  const shown = new Set(corridor.map((p) => p.pipeRowId));
+  const nearest = Object.values(site.measure?.nearest ?? {}).filter((p) => !shown.has(p!.pipeRowId));
+  if (!nearest.length) return corridor;
+  const lines = await db.select({ pipeRowId: pipes.id, networkType: pipes.networkType, geometry: pipes.geometry }).from(pipes).where(and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.id, nearest.map((p) => p!.pipeRowId))));
+  return [...corridor, ...lines.map((l) => ({ ...l, pipeRowId: Number(l.pipeRowId), networkType: l.networkType as NetworkType, geometry: l.geometry as LineGeometry }))];
 }
 
 /** The columns of a site from its form (not its case). */
@@ -233,6 +248,7 @@ export async function createSite(db: Db, enterpriseId: number, userId: number, i
     const siteNo = input.siteNo ?? defaultSiteNo(id);
     try {
       await tx.insert(constructionSites).values({ id, enterpriseId, siteNo, ...columns, ...figureColumns(figures), createdBy: userId });
+      await writeSitePipes(tx, enterpriseId, [{ id, figures }]);
     } catch (error) {
       if (uniqueViolation(error)) throw siteNoTaken(siteNo);
       throw error;
@@ -255,6 +271,7 @@ export async function updateSite(db: Db, enterpriseId: number, userId: number, i
         .update(constructionSites)
         .set({ ...columns, ...(input.siteNo ? { siteNo: input.siteNo } : {}), ...figureColumns(figures), updatedAt: new Date() })
         .where(eq(constructionSites.id, id));
+      await writeSitePipes(tx, enterpriseId, [{ id, figures }]);
     } catch (error) {
       if (uniqueViolation(error)) throw siteNoTaken(input.siteNo ?? site.siteNo);
       throw error;

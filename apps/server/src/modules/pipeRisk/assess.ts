@@ -99,15 +99,15 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         where d.enterprise_id = ${enterpriseId} group by r.pipe_row_id),
       works as (
         select pipe_row_id, max(score) as score from (
-          select (c ->> 'pipeRowId')::bigint as pipe_row_id, case s.criticality when 'high' then 5 when 'medium' then 4 when 'low' then 3 else 2 end as score
-          from construction_sites s cross join lateral jsonb_array_elements(coalesce(s.measure -> 'corridor', '[]'::jsonb)) c
+          select sp.pipe_row_id, case s.criticality when 'high' then 5 when 'medium' then 4 when 'low' then 3 else 2 end as score
+          from construction_sites s join site_pipes sp on sp.site_id = s.id and sp.enterprise_id = ${enterpriseId}
           where s.enterprise_id = ${enterpriseId} and s.status not in ('closed', 'noThreat')
           union all
           select (s.measure -> 'gas' -> 'pipe' ->> 'pipeRowId')::bigint, 5 from construction_sites s
           where s.enterprise_id = ${enterpriseId} and s.status not in ('closed', 'noThreat') and s.measure -> 'gas' ->> 'zone' = 'protection') w group by pipe_row_id),
       areas as (
-        select (x ->> 'pipeRowId')::bigint as pipe_row_id, max(${levelScore(sql.raw('a.level'))}) as score
-        from risk_areas a cross join lateral jsonb_array_elements(coalesce(a.pipes -> 'pipes', '[]'::jsonb)) x
+        select ap.pipe_row_id, max(${levelScore(sql.raw('a.level'))}) as score
+        from risk_areas a join area_pipes ap on ap.area_id = a.id and ap.enterprise_id = ${enterpriseId}
         where a.enterprise_id = ${enterpriseId} and a.status <> 'remediated' group by 1),
       weather as (${weather}),
       near as (${nearestSiteSql(enterpriseId)}),

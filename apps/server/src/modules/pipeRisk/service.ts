@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, isNull, lte, lt, or, sql, type SQL } from 'dri
 import type { AreaGeometry, PipeRiskListQuery, PipeRiskRow, RiskLevel, RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { containsText } from '../../db/like.ts';
-import { constructionSites, pipeRiskChanges, pipeRiskRuns, pipeRiskSettings, pipeRisks, pipes, pois, riskAreas, settlementDatasets, settlementResults, weatherWarnings } from '../../db/schema.ts';
+import { areaPipes, constructionSites, sitePipes, pipeRiskChanges, pipeRiskRuns, pipeRiskSettings, pipeRisks, pipes, pois, riskAreas, settlementDatasets, settlementResults, weatherWarnings } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { pointInArea } from '../../geo/geometry.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
@@ -133,7 +133,6 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
     .innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId))
     .where(and(eq(pipeRisks.pipeRowId, pipeRowId), eq(pipeRisks.enterpriseId, enterpriseId)));
   if (!row) throw notFound('notFound.pipeRisk');
-  const member = sql`jsonb_build_array(jsonb_build_object('pipeRowId', ${pipeRowId}::bigint))`;
   const now = new Date();
   const [leaks, settlement, works, areas, warnings, history, sensitive] = await Promise.all([
     db.select({ id: pois.id, poiNo: pois.poiNo, status: pois.status }).from(pois).where(and(eq(pois.enterpriseId, enterpriseId), sql`${pois.pipes} -> 'pipeIds' ? ${row.pipeId}`)).orderBy(asc(pois.id)).limit(20),
@@ -145,11 +144,23 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
     db
       .select({ id: constructionSites.id, siteNo: constructionSites.siteNo, name: constructionSites.name, criticality: constructionSites.criticality, status: constructionSites.status })
       .from(constructionSites)
-      .where(and(eq(constructionSites.enterpriseId, enterpriseId), sql`${constructionSites.status} not in ('closed', 'noThreat')`, or(sql`${constructionSites.measure} -> 'corridor' @> ${member}`, sql`(${constructionSites.measure} -> 'gas' -> 'pipe' ->> 'pipeRowId')::bigint = ${pipeRowId}`))),
+      .where(
+        and(
+          eq(constructionSites.enterpriseId, enterpriseId),
+          sql`${constructionSites.status} not in ('closed', 'noThreat')`,
+          or(
+            sql`exists (select 1 from ${sitePipes} sp where sp.site_id = ${constructionSites.id} and sp.enterprise_id = ${enterpriseId} and sp.pipe_row_id = ${pipeRowId})`,
+            sql`(${constructionSites.measure} -> 'gas' -> 'pipe' ->> 'pipeRowId')::bigint = ${pipeRowId}`,
+          ),
+        ),
+      )
+      .orderBy(asc(constructionSites.id)),
     db
       .select({ id: riskAreas.id, name: riskAreas.name, kind: riskAreas.kind, level: riskAreas.level })
       .from(riskAreas)
-      .where(and(eq(riskAreas.enterpriseId, enterpriseId), sql`${riskAreas.status} <> 'remediated'`, sql`${riskAreas.pipes} -> 'pipes' @> ${member}`)),
+      .innerJoin(areaPipes, and(eq(areaPipes.areaId, riskAreas.id), eq(areaPipes.enterpriseId, enterpriseId), eq(areaPipes.pipeRowId, pipeRowId)))
+      .where(and(eq(riskAreas.enterpriseId, enterpriseId), sql`${riskAreas.status} <> 'remediated'`))
+      .orderBy(asc(riskAreas.id)),
     db
       .select({ id: weatherWarnings.id, type: weatherWarnings.type, level: weatherWarnings.level, source: weatherWarnings.source, area: weatherWarnings.area, end: weatherWarnings.end })
       .from(weatherWarnings)

@@ -11,7 +11,7 @@ import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { getProject } from '../projects/service.ts';
-import { formColumns, measureAreas } from './service.ts';
+import { formColumns, measureAreas, writeAreaPipes } from './service.ts';
 
 const FIELD_NAMES: Record<RiskAreaImportField, string[]> = {
   name: ['name', 'title', 'location', '名称', '隐患点名称', '易涝点名称', '位置'],
@@ -129,6 +129,7 @@ function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
           .values(rows.slice(i, i + 500).map((r, j) => ({ enterpriseId: job.enterpriseId, ...formColumns(r.input, r.place, measured[i + j]), createdBy: userId })))
           .returning({ id: riskAreas.id });
         await tx.insert(riskAreaEvents).values(inserted.map((a) => ({ areaId: a.id, userId, action: 'imported' as const, toStatus: 'identified', details: { file: job.fileName } })));
+        await writeAreaPipes(tx, job.enterpriseId, inserted.map((a, j) => ({ id: a.id, measured: measured[i + j] })));
       }
       await markSucceeded(tx, job.id, rows.length, { inserted: rows.length, updated: 0, deleted: 0, extent: extentOf(rows.map((r) => grownBox(r.place, 0))) });
     });

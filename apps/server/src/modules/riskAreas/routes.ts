@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Action, idParams, reopenBody, riskAreaBody, riskAreaImportStartBody, riskAreaListQuery, riskAreaStepBody, subsidenceZoneBody } from '@console/contract';
+import { type Action, idParams, pipeSetQuery, reopenBody, riskAreaBody, riskAreaImportStartBody, riskAreaListQuery, riskAreaStepBody, subsidenceZoneBody } from '@console/contract';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
@@ -53,6 +53,11 @@ export const riskAreaRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
       const file = exportRiskAreas(service.areaPages(db, requireEnterprise(request).id, filters), format);
       return reply.type(file.type).header('content-disposition', `attachment; filename="risk-areas.${file.extension}"`).send(file.stream);
     },
+  );
+  api.get(
+    '/areas/:id/pipes',
+    { config: risk('get'), schema: { tags, summary: 'A page of the pipes inside the area or within its buffer, nearest first (all of them, page by page)', params: idParams, querystring: pipeSetQuery } },
+    async (request) => ok(request, await service.areaPipePage(db, requireEnterprise(request).id, request.params.id, request.query)),
   );
   api.get('/areas/:id', { config: risk('get'), schema: { tags, summary: 'One area with its pipes, history and files', params: idParams } }, async (request) =>
     ok(request, await service.getArea(db, requireEnterprise(request).id, request.params.id)),

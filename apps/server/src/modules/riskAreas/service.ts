@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
 import {
   RISK_AREA_ACTION_FROM,
   MAX_RISK_BUFFER_M,
@@ -7,34 +7,35 @@ import {
   type Language,
   type MeasuredPipe,
   type NetworkType,
+  type PipeSetQuery,
   type RiskAreaAction,
   type RiskAreaInput,
   type RiskAreaListQuery,
   type RiskAreaPipes,
   type RiskAreaStatus,
 } from '@console/contract';
-import type { Db } from '../../db/client.ts';
-import { bboxBox, pipes, riskAreaEvents, riskAreaFiles, riskAreas, users } from '../../db/schema.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { bboxBox, riskAreaEvents, riskAreaFiles, riskAreas, users } from '../../db/schema.ts';
 import { nearAny } from '../../geo/sql.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { bboxColumns } from '../../geo/geometry.ts';
 import { grownBox, type Place } from '../../geo/proximity.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
+import { pipeSetLines, pipeSetPage, replacePipeSets } from '../pipelines/pipeSets.ts';
 import { getProject } from '../projects/service.ts';
 import { likePattern } from '../../db/like.ts';
 
 type RiskArea = typeof riskAreas.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-/** Pipes kept in an area's list (nearest first); the counts and lengths cover them all. */
-const PIPE_LIST = 50;
 const REMEASURE_BATCH = 1000;
+/** Pipes drawn on the map with an area (a drawing, not a figure: the counts and the paged list cover them all). */
+const DRAWN_PIPES = 500;
 
 /** An area's place from its form: the polygon drawn, or the point. */
 export const areaPlace = (input: { geometry?: AreaGeometry; point?: number[] }): Place => input.geometry ?? { type: 'Point', coordinates: [input.point![0], input.point![1]] };
 
 /** What an area holds: the pipes inside it or within its buffer, per network. */
-export function areaPipes(near: MeasuredPipe[], bufferM: number): { pipes: RiskAreaPipes; networks: NetworkType[] } {
+export function measuredAreaPipes(near: MeasuredPipe[], bufferM: number): { pipes: RiskAreaPipes; networks: NetworkType[]; within: MeasuredPipe[] } {
   const within = near.filter((p) => p.distanceM <= bufferM);
   const count: RiskAreaPipes['count'] = {}, lengthM: RiskAreaPipes['lengthM'] = {};
   for (const p of within) {
@@ -47,21 +48,26 @@ export function areaPipes(near: MeasuredPipe[], bufferM: number): { pipes: RiskA
       count,
       lengthM,
       inside: within.filter((p) => p.distanceM === 0).length,
-      pipes: within.slice(0, PIPE_LIST).map((p) => ({ pipeRowId: p.pipeRowId, pipeId: p.pipeId, networkType: p.networkType, diameterMm: p.diameterMm, distanceM: p.distanceM })),
       measuredAt: new Date().toISOString(),
     },
     networks: Object.keys(count) as NetworkType[],
+    within,
   };
 }
+type AreaMeasure = ReturnType<typeof measuredAreaPipes>;
+
+/** Keeps each measured area's pipes as its pipe set. */
+export const writeAreaPipes = (db: Db | Tx, enterpriseId: number, areas: { id: number; measured: AreaMeasure }[]) =>
+  replacePipeSets(db, 'area', enterpriseId, areas.map((a) => ({ ownerId: a.id, pipes: a.measured.within })));
 
 /** Measures areas of one enterprise against its pipes, each within its own buffer. */
 export async function measureAreas(db: Db | Tx, enterpriseId: number, areas: { place: Place; bufferM: number }[]) {
   const widest = Math.max(0, ...areas.map((a) => a.bufferM));
   const near = await pipesNear(db as Db, enterpriseId, areas.map((a) => a.place), widest);
-  return areas.map((a, i) => areaPipes(near[i], a.bufferM));
+  return areas.map((a, i) => measuredAreaPipes(near[i], a.bufferM));
 }
 
-/** Measures the areas of the enterprise again (all after a pipe import, those near `near` after a pipe edit), a batch at a time, one statement per batch. */
+/** Measures the areas of the enterprise again (all after a pipe import, those near `near` after a pipe edit), a batch at a time, one transaction per batch. */
 export async function remeasureAreas(db: Db, enterpriseId: number, near?: BBox[]) {
   let after = 0;
   for (;;) {
@@ -74,8 +80,11 @@ export async function remeasureAreas(db: Db, enterpriseId: number, near?: BBox[]
     if (!batch.length) return;
     const measured = await measureAreas(db, enterpriseId, batch.map((a) => ({ place: a.geometry as Place, bufferM: a.bufferM })));
     const values = sql.join(batch.map((a, i) => sql`(${a.id}::int, ${JSON.stringify(measured[i].pipes)}::jsonb, ${`{${measured[i].networks.join(',')}}`}::text[])`), sql`, `);
-    await db.execute(sql`update ${riskAreas} set pipes = v.pipes, networks = v.networks from (values ${values}) as v(id, pipes, networks)
-      where ${riskAreas.id} = v.id and ${riskAreas.enterpriseId} = ${enterpriseId}`);
+    await db.transaction(async (tx) => {
+      await writeAreaPipes(tx, enterpriseId, batch.map((a, i) => ({ id: a.id, measured: measured[i] })));
+      await tx.execute(sql`update ${riskAreas} set pipes = v.pipes, networks = v.networks from (values ${values}) as v(id, pipes, networks)
+        where ${riskAreas.id} = v.id and ${riskAreas.enterpriseId} = ${enterpriseId}`);
+    });
     after = batch[batch.length - 1].id;
   }
 }
@@ -136,10 +145,16 @@ async function areaRow(db: Db | Tx, enterpriseId: number, id: number): Promise<R
   return area;
 }
 
+/** A page of the area's pipes (404 for another enterprise's area). */
+export async function areaPipePage(db: Db, enterpriseId: number, id: number, q: PipeSetQuery) {
+  const [found] = await db.select({ id: riskAreas.id }).from(riskAreas).where(and(eq(riskAreas.id, id), eq(riskAreas.enterpriseId, enterpriseId)));
+  if (!found) throw notFound('notFound.riskArea');
+  return pipeSetPage(db, 'area', enterpriseId, id, q.page, q.pageSize);
+}
+
 /** One area with its history (newest first), files and the lines of its pipes (for the map). */
 export async function getArea(db: Db, enterpriseId: number, id: number) {
   const area = await areaRow(db, enterpriseId, id);
-  const ids = (area.pipes?.pipes ?? []).map((p) => p.pipeRowId);
   const [history, files, lines] = await Promise.all([
     db
       .select({ id: riskAreaEvents.id, action: riskAreaEvents.action, fromStatus: riskAreaEvents.fromStatus, toStatus: riskAreaEvents.toStatus, details: riskAreaEvents.details, at: riskAreaEvents.at, userName: users.realname })
@@ -152,13 +167,13 @@ export async function getArea(db: Db, enterpriseId: number, id: number) {
       .from(riskAreaFiles)
       .where(and(eq(riskAreaFiles.areaId, id), eq(riskAreaFiles.enterpriseId, enterpriseId)))
       .orderBy(asc(riskAreaFiles.id)),
-    ids.length ? db.select({ pipeRowId: pipes.id, geometry: pipes.geometry }).from(pipes).where(and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.id, ids))) : Promise.resolve([]),
+    pipeSetLines(db, 'area', enterpriseId, id, DRAWN_PIPES),
   ]);
   return { ...area, history, files, pipeLines: lines };
 }
 
 /** The columns of an area from its form, with its measurement. */
-export function formColumns(input: RiskAreaInput, place: Place, measured: ReturnType<typeof areaPipes>) {
+export function formColumns(input: RiskAreaInput, place: Place, measured: AreaMeasure) {
   return {
     projectId: input.projectId ?? null,
     name: input.name,
@@ -189,6 +204,7 @@ export async function createArea(db: Db, enterpriseId: number, userId: number, i
   const [measured] = await measureAreas(db, enterpriseId, [{ place, bufferM: input.bufferM }]);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(riskAreas).values({ enterpriseId, ...formColumns(input, place, measured), createdBy: userId }).returning({ id: riskAreas.id });
+    await writeAreaPipes(tx, enterpriseId, [{ id: row.id, measured }]);
     await tx.insert(riskAreaEvents).values({ areaId: row.id, userId, action: via, toStatus: 'identified' });
     return row.id;
   });
@@ -202,6 +218,7 @@ export async function updateArea(db: Db, enterpriseId: number, userId: number, i
   const [measured] = await measureAreas(db, enterpriseId, [{ place, bufferM: input.bufferM }]);
   await db.transaction(async (tx) => {
     await tx.update(riskAreas).set({ ...formColumns(input, place, measured), updatedAt: new Date() }).where(eq(riskAreas.id, id));
+    await writeAreaPipes(tx, enterpriseId, [{ id, measured }]);
     await tx.insert(riskAreaEvents).values({ areaId: id, userId, action: 'edited', fromStatus: area.status, toStatus: area.status });
   });
   return getArea(db, enterpriseId, id);

@@ -10,6 +10,7 @@ import { errorMessage } from '../../api/http.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { StepModal, useStepSaving } from '../../components/StepModal.tsx';
+import { PipeSetList } from '../../components/PipeSetList.tsx';
 import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { KeptImage } from '../../components/KeptImage.tsx';
 import { PhotoPicker } from '../../components/PhotoPicker.tsx';
@@ -126,7 +127,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
             </Descriptions.Item>
           ))}
           <Descriptions.Item label={t('construction.detail.corridor', { m: m?.corridorM ?? 30 })}>
-            {m && m.corridor.length ? (
+            {m && Object.keys(m.corridorCount).length ? (
               <Space wrap size={4} data-testid="site-corridor">
                 {(Object.entries(m.corridorCount) as [NetworkType, number][]).map(([network, n]) => <Tag key={network}>{t(`network.${network}`)} {n}</Tag>)}
               </Space>
@@ -135,6 +136,9 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
             )}
           </Descriptions.Item>
         </Descriptions>
+        {m && Object.keys(m.corridorCount).length > 0 && (
+          <PipeSetList queryKey={['construction', enterpriseID, 'site', site.id, m.measuredAt]} load={async (page, size) => (await constructionApi.pipes(site.id, page, size)).result} testId="site-pipe-list" />
+        )}
         <Descriptions size="small" column={1} bordered title={t('construction.detail.site')}>
           <Descriptions.Item label={t('construction.form.name')}>{site.name}</Descriptions.Item>
           {site.address && <Descriptions.Item label={t('construction.form.address')}>{[site.district, site.address].filter(Boolean).join(' ')}</Descriptions.Item>}

@@ -34,8 +34,7 @@ export function siteFeatures(sites: Site[], t: TFunction, selectedId?: number): 
  */
 export function measurementLines(site: SiteDetail | null, t: TFunction): MapOverlayFeature[] {
   if (!site?.measure) return [];
-  const networkOf = new Map([...site.measure.corridor, ...Object.values(site.measure.nearest)].map((p) => [p!.pipeRowId, p!.networkType]));
-  const pipes: MapOverlayFeature[] = site.pipes.map((p) => ({ id: -p.pipeRowId, geometry: p.geometry, color: NETWORK_MAP_COLOR[networkOf.get(p.pipeRowId) ?? 'water'] }));
+  const pipes: MapOverlayFeature[] = site.pipes.map((p) => ({ id: -p.pipeRowId, geometry: p.geometry, color: NETWORK_MAP_COLOR[p.networkType] }));
   return pipes.concat((Object.entries(site.measure.nearest) as [NetworkType, MeasuredPipe][]).map(([network, pipe], i) => ({
     id: i + 1,
     geometry: { type: 'LineString', coordinates: [pipe.from, pipe.to] },

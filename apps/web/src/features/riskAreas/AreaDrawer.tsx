@@ -9,6 +9,7 @@ import { riskAreaApi, type RiskAreaDetail } from '../../api/riskAreas.ts';
 import { useActionVisible } from '../../components/Authorized.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { StepModal, useStepSaving } from '../../components/StepModal.tsx';
+import { PipeSetList } from '../../components/PipeSetList.tsx';
 import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
@@ -91,12 +92,10 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
             ))
           )}
           {p && p.inside > 0 && <Descriptions.Item label={t('riskAreas.detail.area')}>{t('riskAreas.detail.inside', { n: p.inside })}</Descriptions.Item>}
-          {p && p.pipes.length > 0 && (
-            <Descriptions.Item label={t('riskAreas.detail.nearest')}>
-              {p.pipes.slice(0, 5).map((pipe) => <div key={pipe.pipeRowId}>{pipe.pipeId} · {pipe.distanceM.toFixed(1)} m</div>)}
-            </Descriptions.Item>
-          )}
         </Descriptions>
+        {networks.length > 0 && (
+          <PipeSetList queryKey={['riskAreas', enterpriseID, 'area', area.id, p?.measuredAt]} load={async (page, size) => (await riskAreaApi.pipes(area.id, page, size)).result} testId="area-pipe-list" />
+        )}
         <Descriptions size="small" column={1} bordered>
           {area.cause && <Descriptions.Item label={t('riskAreas.detail.cause')}>{area.cause}</Descriptions.Item>}
           {area.triggerRainMm !== null && <Descriptions.Item label={t('riskAreas.detail.trigger')}>{t('riskAreas.trigger', { mm: area.triggerRainMm, hours: area.triggerHours })}</Descriptions.Item>}

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { NETWORK_MAP_COLOR, RISK_LEVEL_COLORS, type NetworkType } from '@console/contract';
+import { NETWORK_MAP_COLOR, RISK_LEVEL_COLORS } from '@console/contract';
 import type { RiskArea, RiskAreaDetail } from '../../api/riskAreas.ts';
 import { type MapOverlayFeature } from '../../components/MapView.tsx';
 
@@ -14,6 +14,5 @@ export function areaFeatures(areas: RiskArea[], t: TFunction, selectedId?: numbe
 /** The selected area's pipes, wide in their network's colour. */
 export function areaPipeLines(area: RiskAreaDetail | null): MapOverlayFeature[] {
   if (!area?.pipes) return [];
-  const networkOf = new Map(area.pipes.pipes.map((p) => [p.pipeRowId, p.networkType as NetworkType]));
-  return area.pipeLines.map((p) => ({ id: p.pipeRowId, geometry: p.geometry, color: NETWORK_MAP_COLOR[networkOf.get(p.pipeRowId) ?? 'water'] }));
+  return area.pipeLines.map((p) => ({ id: p.pipeRowId, geometry: p.geometry, color: NETWORK_MAP_COLOR[p.networkType] }));
 }
