@@ -54,21 +54,22 @@ export function bboxOf(geometry: Geometry): BBox {
 
 export const bboxColumns = (box: BBox) => ({ minx: box[0], miny: box[1], maxx: box[2], maxy: box[3] });
 
-/** Ray casting on one ring. */
-function inRing(point: number[], ring: number[][]): boolean {
+/**
+ * Is the point inside the area? The even-odd rule over every ring with the half-open boundary
+ * rule, exactly as the database decides it (geo/sql.ts pointInAreaSql): an edge counts when
+ * min(y1, y2) <= y < max(y1, y2) and x lies west of it; holes are out.
+ */
+export function pointInArea(point: number[], area: AreaGeometry): boolean {
+  const [x, y] = point;
   let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i];
-    const [xj, yj] = ring[j];
-    if (yi > point[1] !== yj > point[1] && point[0] < ((xj - xi) * (point[1] - yi)) / (yj - yi) + xi) inside = !inside;
+  for (const ring of ringsOf(area)) for (let i = 0; i < ring.length; i++) {
+    // The closing edge too, for a ring whose last position does not repeat its first.
+    let [x1, y1] = ring[i], [x2, y2] = ring[(i + 1) % ring.length];
+    if (y1 === y2) continue;
+    if (y1 > y2) [x1, y1, x2, y2] = [x2, y2, x1, y1];
+    if (y >= y1 && y < y2 && x < x1 + (y - y1) * ((x2 - x1) / (y2 - y1))) inside = !inside;
   }
   return inside;
-}
-
-/** Is the point inside the area (outer ring in, holes out)? */
-export function pointInArea(point: number[], area: AreaGeometry): boolean {
-  const polygons = area.type === 'Polygon' ? [area.coordinates] : area.coordinates;
-  return polygons.some(([outer, ...holes]) => inRing(point, outer) && !holes.some((hole) => inRing(point, hole)));
 }
 
 /** The point halfway along a line geometry's first line (by vertex distance). */

@@ -22,12 +22,11 @@ export function pipeBboxIntersects(box: BBox): SQL {
 /**
  * SQL condition: the pipe lies in the area. A segment counts when the centre of its bounding box
  * (for a straight street-block segment, its midpoint) lies in the area: segments are short, so
- * this is what a user would measure by hand. The bbox test lets the GiST index narrow first;
- * core polygon containment (no PostGIS) decides, holes excluded.
+ * this is what a user would measure by hand. The bbox test lets the GiST index narrow first; the
+ * exact even-odd test (geo/sql.ts) decides, holes excluded.
  */
 export function pipeInsideArea(area: AreaGeometry): SQL {
-  const centre = sql`point((${pipes.minx} + ${pipes.maxx}) / 2, (${pipes.miny} + ${pipes.maxy}) / 2)`;
-  return sql`(${pipeBboxIntersects(bboxOf(area))} and ${pointInAreaSql(centre, area)})`;
+  return sql`(${pipeBboxIntersects(bboxOf(area))} and ${pointInAreaSql(sql`((${pipes.minx} + ${pipes.maxx}) / 2)`, sql`((${pipes.miny} + ${pipes.maxy}) / 2)`, area)})`;
 }
 
 /** Pipe length by network type inside an area, added up in SQL. */

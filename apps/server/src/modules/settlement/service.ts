@@ -223,7 +223,7 @@ export async function averageInArea(db: Db, dataset: DatasetRow, area: AreaGeome
     db,
     sql`with inside as (
       select ${settlementPoints.velocity} as velocity, ${settlementPoints.displacementHundredthMm} as displacement from ${settlementPoints}
-      where ${settlementPoints.datasetId} = ${dataset.id} and ${position} <@ ${boxSql(bboxOf(area))} and ${pointInAreaSql(position, area)}
+      where ${settlementPoints.datasetId} = ${dataset.id} and ${position} <@ ${boxSql(bboxOf(area))} and ${pointInAreaSql(sql`${settlementPoints.lon}`, sql`${settlementPoints.lat}`, area)}
       limit ${MAX_AVERAGE_POINTS})
     select (select count(*)::int from inside) as count, (select avg(velocity) from inside) as velocity,
       array(select round(avg(d) / 100, 2)::float8 from inside, unnest(displacement) with ordinality as u(d, i) group by i order by i) as series`,
