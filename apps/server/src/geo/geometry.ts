@@ -3,15 +3,16 @@ import { metresPerDegree } from './local.ts';
 
 type Geometry = LineGeometry | AreaGeometry;
 
-const EARTH_RADIUS_M = 6_371_008.8;
-const rad = (deg: number) => (deg * Math.PI) / 180;
-
-/** Great-circle distance in metres between two WGS84 positions. */
+/**
+ * Distance in metres between two WGS 84 positions on the ellipsoid: the step on the plane tangent
+ * at its middle latitude, scaled by the ellipsoid's radii of curvature there (geo/local.ts). For a
+ * pipe's segments (metres to a few kilometres) this is the geodesic length to well under a
+ * millimetre per kilometre; it is the one length of a pipe everywhere (the list, the tiles'
+ * figures, the settlement profile, sums by network).
+ */
 export function distanceM(a: number[], b: number[]): number {
-  const dLat = rad(b[1] - a[1]);
-  const dLon = rad(b[0] - a[0]);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a[1])) * Math.cos(rad(b[1])) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+  const [mx, my] = metresPerDegree((a[1] + b[1]) / 2);
+  return Math.hypot((b[0] - a[0]) * mx, (b[1] - a[1]) * my);
 }
 
 /** The lines of a line geometry as a list of position lists. */

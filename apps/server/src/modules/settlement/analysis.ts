@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { copyInto } from '../../db/copy.ts';
 import { pipes, settlementDatasets, settlementPoints, settlementResults, type StoredGeometry } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { linesOf } from '../../geo/geometry.ts';
+import { distanceM, linesOf } from '../../geo/geometry.ts';
 import { boxSql } from '../../geo/sql.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
@@ -63,7 +63,8 @@ export function pointsNearLine(geometry: LineGeometry, points: PointColumns, ind
       if (i === 0) continue;
       const ax = (part[i - 1][0] - lon0) * mx, ay = (part[i - 1][1] - lat0) * my;
       const bx = (x - lon0) * mx, by = (y - lat0) * my;
-      const length = Math.hypot(bx - ax, by - ay);
+      // The pipe's own length of the step (geo/geometry.ts), so the profile ends where the pipe does.
+      const length = distanceM(part[i - 1], part[i]);
       segments.push({ ax, ay, bx, by, along, length });
       along += length;
     }
@@ -75,7 +76,8 @@ export function pointsNearLine(geometry: LineGeometry, points: PointColumns, ind
     let best = Infinity, bestAlong = 0;
     for (const s of segments) {
       const dx = s.bx - s.ax, dy = s.by - s.ay;
-      const t = s.length > 0 ? Math.max(0, Math.min(1, ((px - s.ax) * dx + (py - s.ay) * dy) / (s.length * s.length))) : 0;
+      const step2 = dx * dx + dy * dy;
+      const t = step2 > 0 ? Math.max(0, Math.min(1, ((px - s.ax) * dx + (py - s.ay) * dy) / step2)) : 0;
       const d = Math.hypot(px - (s.ax + t * dx), py - (s.ay + t * dy));
       if (d < best) (best = d), (bestAlong = s.along + t * s.length);
     }
