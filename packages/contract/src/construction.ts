@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { id, optionalDate, optionalDateTime, optionalNumber, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, jsonText, position } from './geo.ts';
-import { importSrid, fieldMapping } from './imports.ts';
+import { importSrid, fieldMapping, wordAnswers } from './imports.ts';
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
 
 /** Third-party construction near the pipes (DOMAIN: construction risk). */
@@ -181,6 +181,8 @@ export const siteImportStartBody = z.object({
   projectId: optionalNumber(z.number().int().positive()),
   defaultRadiusM: z.coerce.number().min(1).max(2000).default(20),
   srid: importSrid.optional(),
+  /** Answers for words of the file the import asked about (remembered for the enterprise). */
+  words: wordAnswers,
 });
 export type SiteImportStart = z.infer<typeof siteImportStartBody>;
 

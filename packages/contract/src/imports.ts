@@ -101,6 +101,8 @@ export interface ImportJobView {
   rowsRead: number;
   rowsWritten: number;
   problemCount: number;
+  /** Words of the file nothing knew yet: the job is back at the mapping step until they are answered. */
+  unknownWords: UnknownWord[];
   /** Up to the first 500 problems, in the request's language. */
   problems: { row: number | null; featureId: string | null; field: string | null; reason: string }[];
   /** extent: [minLon, minLat, maxLon, maxLat] of the rows written. */
@@ -111,3 +113,22 @@ export interface ImportJobView {
 }
 
 export const importJobParams = z.object({ id: z.coerce.number().int().positive() });
+
+/**
+ * Words a register may use that no table knows (vocabulary.ts): the import asks once, and the
+ * enterprise's answer is remembered for every later import (per field).
+ */
+export const WORD_FIELDS = ['buildType', 'riskKind', 'riskLevel'] as const;
+export type WordField = (typeof WORD_FIELDS)[number];
+
+/** A word of the file the import did not know, how often it came, and the first row it came on. */
+export interface UnknownWord {
+  field: WordField;
+  word: string;
+  count: number;
+  row: number;
+}
+
+/** The user's answers for unknown words, sent with the import's start (and remembered). */
+export const wordAnswers = z.array(z.object({ field: z.enum(WORD_FIELDS), word: z.string().trim().min(1).max(60), value: z.string().trim().min(1).max(20) })).max(200).optional();
+export type WordAnswers = NonNullable<z.infer<typeof wordAnswers>>;

@@ -20,3 +20,4 @@ export * from './alerts.ts';
 export * from './datav.ts';
 export * from './openData.ts';
 export * from './mapPalette.ts';
+export * from './vocabulary.ts';

@@ -94,6 +94,7 @@ const CORE_MESSAGES = {
   'error.internal': { 'en-US': 'Internal server error', 'zh-CN': '服务器内部错误' },
   'error.tooLarge': { 'en-US': 'The request body is too large', 'zh-CN': '请求内容过大' },
   'error.badBody': { 'en-US': 'The request body cannot be read', 'zh-CN': '请求内容无法解析' },
+  'import.wordAnswer': { 'en-US': 'words: “{value}” is not a value of {field}', 'zh-CN': 'words：“{value}”不是 {field} 的可选值' },
   'field.required': { 'en-US': 'is required', 'zh-CN': '不能为空' },
   'field.number': { 'en-US': 'must be a number', 'zh-CN': '必须是数字' },
   'field.file': { 'en-US': 'must be a file sent as a multipart/form-data part', 'zh-CN': '须为以 multipart/form-data 方式上传的文件' },

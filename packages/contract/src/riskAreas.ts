@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalNumber, optionalText, requiredText } from './fields.ts';
 import { areaGeometry, jsonText, position } from './geo.ts';
-import { importSrid, fieldMapping } from './imports.ts';
+import { importSrid, fieldMapping, wordAnswers } from './imports.ts';
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
 
 /** Where pipes fail next (DOMAIN: risk-prone areas). */
@@ -94,5 +94,7 @@ export const riskAreaImportStartBody = z.object({
   source: z.enum(RISK_AREA_SOURCES).default('survey'),
   projectId: optionalNumber(z.number().int().positive()),
   srid: importSrid.optional(),
+  /** Answers for words of the file the import asked about (remembered for the enterprise). */
+  words: wordAnswers,
 });
 export type RiskAreaImportStart = z.infer<typeof riskAreaImportStartBody>;

@@ -1,7 +1,7 @@
 /** Import jobs of every kind and their reports. */
-import { RUNNING_IMPORT_STATUSES } from '@console/contract';
+import { RUNNING_IMPORT_STATUSES, type UnknownWord } from '@console/contract';
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.ts';
 import { users } from './users.ts';
 import { enterprises } from './enterprises.ts';
@@ -38,6 +38,8 @@ export const importJobs = pgTable(
     problemCount: integer('problem_count').notNull().default(0),
     problems: jsonb('problems').$type<ImportProblemRecord[]>().notNull().default([]),
     result: jsonb('result').$type<ImportResult>(),
+    /** Words of the file no table or remembered answer knows: the job went back to the mapping step to ask. */
+    unknownWords: jsonb('unknown_words').$type<UnknownWord[]>().notNull().default([]),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -71,3 +73,22 @@ export interface ImportProblemRecord {
   field: string | null;
   reason: { 'zh-CN': string; 'en-US': string };
 }
+
+/**
+ * The enterprise's own words for our values (a register's 地铁建设 for "metro" once no table knew
+ * it): asked once by an import, remembered for every later one. The word is kept normalised
+ * (contract normalWord); the field and value are checked against the contract's lists.
+ */
+export const importWords = pgTable(
+  'import_words',
+  {
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    field: text('field').notNull(),
+    word: text('word').notNull(),
+    value: text('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.enterpriseId, t.field, t.word] })],
+);

@@ -1,16 +1,17 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
-import { BUILD_TYPES, type AreaGeometry, type BuildType, type SiteImportField, type SiteImportStart } from '@console/contract';
+import { type AreaGeometry, type BuildType, type SiteImportField, type SiteImportStart } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { constructionEvents, constructionSites, type ImportProblemRecord } from '../../db/schema.ts';
 import { bboxColumns, bboxOf, circlePolygon } from '../../geo/geometry.ts';
 import { placeCentre } from '../../geo/proximity.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, NeedsWords, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
+import { rememberWords, WordReader } from '../imports/words.ts';
 import { getProject } from '../projects/service.ts';
 import { figureColumns, measureSites, writeSitePipes, type SiteFigures } from './measure.ts';
 import { caseNear, defaultSiteNo, nextSiteIds, redetect } from './service.ts';
@@ -30,17 +31,6 @@ const FIELD_NAMES: Record<SiteImportField, string[]> = {
   plannedEnd: ['plannedend', 'end', 'enddate', '计划完工', '计划完工日期', '完工日期'],
 };
 export const suggestSiteMapping = (fieldNames: string[]) => suggestMapping(fieldNames, FIELD_NAMES);
-
-/** Build types by the words deliveries use for them, in English and Chinese. */
-const BUILD_TYPE_NAMES: Record<string, BuildType> = {
-  ...Object.fromEntries(BUILD_TYPES.map((t) => [t.toLowerCase(), t])),
-  subway: 'metro', tunnel: 'metro', 地铁: 'metro', 轨道交通: 'metro', 隧道: 'metro',
-  roadrebuild: 'road', roadworks: 'road', highway: 'road', 道路: 'road', 道路改建: 'road', 道路施工: 'road',
-  municipal: 'municipalRoad', 市政道路: 'municipalRoad', 市政: 'municipalRoad',
-  sewer: 'stormSewer', storm: 'stormSewer', drainage: 'stormSewer', 雨污水: 'stormSewer', 雨污水工程: 'stormSewer', 排水: 'stormSewer', 管道施工: 'stormSewer',
-  construction: 'building', excavation: 'building', piling: 'building', 建筑: 'building', 房建: 'building', 基坑: 'building', 桩基: 'building',
-  其他: 'other', 其它: 'other',
-};
 
 /** A calendar day from the ways deliveries write it (2026-03-02, 2026/3/2, 20260302), or null. */
 export function dayOf(text: string): string | null {
@@ -66,7 +56,7 @@ interface SiteRow {
 }
 
 /** A site from a feature: a point becomes the circle of its radius, a polygon stays; or the problems. */
-function siteFromFeature(feature: SourceFeature, options: SiteImportStart, reproject: Reproject): { row: SiteRow } | { problems: ImportProblemRecord[] } {
+function siteFromFeature(feature: SourceFeature, options: SiteImportStart, reproject: Reproject, words: WordReader): { row: SiteRow } | { problems: ImportProblemRecord[] } {
   const value = (target: SiteImportField) => {
     const v = options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined;
     return v === null || v === undefined ? '' : String(v).trim();
@@ -81,7 +71,7 @@ function siteFromFeature(feature: SourceFeature, options: SiteImportStart, repro
   const radius = radiusText ? Number(radiusText) : options.defaultRadiusM;
   if (!(radius >= 1 && radius <= 2000)) here('radiusM', 'import.numberRange', { min: 1, max: 2000 });
   const typeText = value('buildType');
-  const buildType = typeText ? BUILD_TYPE_NAMES[typeText.toLowerCase().replace(/[\s_\-/]/g, '')] : options.buildType;
+  const buildType = typeText ? words.read<BuildType>('buildType', typeText, feature.row) : options.buildType;
   if (!buildType) here('buildType', 'construction.buildTypeValue', { value: typeText });
   const day = (field: 'detectedAt' | 'plannedStart' | 'plannedEnd') => {
     const text = value(field);
@@ -141,8 +131,9 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
     let problemCount = 0;
     let reportedAt = Date.now();
     const seen = new Set<string>();
+    const words = await WordReader.load(db, job.enterpriseId);
     for await (const feature of source.features()) {
-      const result = siteFromFeature(feature, options, reproject);
+      const result = siteFromFeature(feature, options, reproject, words);
       if ('problems' in result) {
         problemCount += result.problems.length;
         if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
@@ -160,6 +151,8 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
       }
     }
     if (rows.length + problemCount === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
+    const ask = words.toAsk(problemCount);
+    if (ask) throw new NeedsWords(ask);
     if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
     await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: rows.length });
     const figures = await measureSites(db, job.enterpriseId, rows.map((r) => ({ geometry: r.geometry, buildType: r.buildType })));
@@ -228,6 +221,7 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
 export async function startSiteImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, userId: number, options: SiteImportStart, onError: (error: unknown) => void) {
   if (options.projectId !== undefined) await getProject(db, job.enterpriseId, options.projectId);
   assertMappingFields(job, options.mapping);
+  await rememberWords(db, job.enterpriseId, options.words);
   await assertNoRunningJob(db, job.enterpriseId, 'sites');
   await markStarted(db, job, options);
   runner.run(job, (signal) => runSiteImport(db, limits, job, userId, options, signal).catch(onError));

@@ -1,12 +1,12 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import {
   GAS_RANGES_M,
+  readGasPressure,
   SITE_SEARCH_M,
   type BBox,
   type BuildType,
   type Criticality,
   type CriticalitySettings,
-  type GasPressure,
   type MeasuredPipe,
   type NetworkType,
   type SiteMeasure,
@@ -22,17 +22,8 @@ import { getCriticalitySettings } from './settings.ts';
 /** Sites measured per batch when the whole enterprise is measured again. */
 const REMEASURE_BATCH = 1000;
 
-/**
- * A gas pipe's pressure class as the protection rules know it, from the utility's own wording
- * (English or Chinese, "中压A", "sub-high"...). A gas pipe whose class is not given is taken as
- * low/medium pressure, the class of most distribution pipes.
- */
-export function gasPressureOf(text: string | null): GasPressure {
-  const t = (text ?? '').toLowerCase().replace(/[\s_\-]/g, '');
-  if (/^(subhigh|次高压|shp)/.test(t)) return 'subHigh';
-  if (/^(high|高压|hp)/.test(t)) return 'high';
-  return 'lowMedium';
-}
+/** A gas pipe's pressure class from the utility's wording (contract vocabulary). */
+export const gasPressureOf = readGasPressure;
 
 /** The level a site gets from its nearest pipe's distance band and its build type; inside a gas protection range it is always high. */
 export function criticalityOf(nearestM: number | null, buildType: BuildType, settings: CriticalitySettings, insideGasProtection: boolean): Criticality {

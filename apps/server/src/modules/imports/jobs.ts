@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language } from '@console/contract';
+import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language, type UnknownWord } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
@@ -130,7 +130,7 @@ export async function assertNoRunningJob(db: Db, enterpriseId: number, kind: Imp
 export async function markStarted(db: Db, job: ImportJob, options: Record<string, unknown>) {
   const started = await db
     .update(importJobs)
-    .set({ status: 'validating', options, startedAt: new Date(), heartbeatAt: new Date() })
+    .set({ status: 'validating', options, unknownWords: [], startedAt: new Date(), heartbeatAt: new Date() })
     .where(and(eq(importJobs.id, job.id), eq(importJobs.status, 'analysed')))
     .returning({ id: importJobs.id })
     .catch((error) => {
@@ -220,12 +220,25 @@ export function importJobView(job: ImportJob, lang: Language, suggestedMapping: 
     rowsRead: job.rowsRead,
     rowsWritten: job.rowsWritten,
     problemCount: job.problemCount,
+    unknownWords: job.unknownWords,
     problems: job.problems.map((p) => ({ row: p.row, featureId: p.featureId, field: p.field, reason: p.reason[lang] })),
     result: job.result,
     createdAt: job.createdAt.toISOString(),
     startedAt: job.startedAt?.toISOString() ?? null,
     finishedAt: job.finishedAt?.toISOString() ?? null,
   };
+}
+
+/** Thrown by a job whose only problems are words no table knew: it goes back to ask for them. */
+export class NeedsWords extends Error {
+  constructor(readonly words: UnknownWord[]) {
+    super('the file has words to ask about');
+  }
+}
+
+/** The job back at the mapping step with the words to ask; its upload stays for the next start. */
+async function markNeedsWords(db: Db, job: ImportJob, words: UnknownWord[]) {
+  await db.update(importJobs).set({ status: 'analysed', unknownWords: words, progress: 0, heartbeatAt: null }).where(eq(importJobs.id, job.id));
 }
 
 /**
@@ -243,6 +256,7 @@ export async function runImportJob(db: Db, limits: ImportLimits, job: ImportJob,
     await removeWorkDir(job);
   } catch (error) {
     if (error instanceof JobInterrupted) return await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
+    if (error instanceof NeedsWords) return await markNeedsWords(db, job, error.words);
     if (error instanceof UnreadableFile) return await markFailed(db, job, [problem(null, null, 'file', error.messageKey, error.params)]);
     await markFailed(db, job, [problem(null, null, null, 'import.internal')]).catch(() => {});
     throw error;

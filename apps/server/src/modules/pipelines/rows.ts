@@ -2,7 +2,7 @@
 // whichever thread reads it (import.ts, import-worker.ts).
 import { getTableColumns } from 'drizzle-orm';
 import type { Geometry, Position } from 'geojson';
-import { NETWORK_TYPES, pipeBody, type NetworkType, type PipeImportField, type PipeImportStart } from '@console/contract';
+import { readNetworkType, pipeBody, type PipeImportField, type PipeImportStart } from '@console/contract';
 import { BinaryRows } from '../../db/copy.ts';
 import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { describeIssue } from '../../http/validation.ts';
@@ -11,21 +11,8 @@ import { MAX_PROBLEMS, problem } from '../imports/problems.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { pipeRow } from './service.ts';
 
-/** Network type names in files, Chinese and English, to our codes. */
-const NETWORK_NAMES: Record<string, NetworkType> = {
-  给水: 'water', 供水: 'water', 自来水: 'water', 上水: 'water', js: 'water', ws: 'water',
-  燃气: 'gas', 天然气: 'gas', 煤气: 'gas', rq: 'gas',
-  排水: 'drainage', 污水: 'drainage', 雨水: 'drainage', 雨污合流: 'drainage', 下水: 'drainage', ps: 'drainage', sewer: 'drainage', sewage: 'drainage', stormwater: 'drainage',
-  热力: 'heat', 供热: 'heat', 暖气: 'heat', rl: 'heat', heating: 'heat',
-  电力: 'power', 供电: 'power', dl: 'power', electric: 'power', electricity: 'power',
-  通信: 'telecom', 电信: 'telecom', 通讯: 'telecom', tx: 'telecom', communication: 'telecom',
-};
-
-function networkTypeOf(value: string): NetworkType | null {
-  const name = value.trim().toLowerCase().replace(/(管线|管网|管道)$/, '');
-  if ((NETWORK_TYPES as readonly string[]).includes(name)) return name as NetworkType;
-  return NETWORK_NAMES[name] ?? null;
-}
+/** A network type from a file's word (contract vocabulary: 给水, 燃气管线, RQ ...). */
+const networkTypeOf = readNetworkType;
 
 /** Material names in files to the codes the demo and the console's labels use; others stay as written. */
 const MATERIAL_NAMES: Record<string, string> = {

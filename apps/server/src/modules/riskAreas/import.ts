@@ -1,15 +1,16 @@
 import type { Geometry } from 'geojson';
-import { RISK_AREA_KINDS, RISK_LEVELS, type AreaGeometry, type RiskAreaImportField, type RiskAreaImportStart, type RiskAreaInput, type RiskAreaKind, type RiskLevel } from '@console/contract';
+import { type AreaGeometry, type RiskAreaImportField, type RiskAreaImportStart, type RiskAreaInput, type RiskAreaKind, type RiskLevel } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { riskAreaEvents, riskAreas, type ImportProblemRecord } from '../../db/schema.ts';
 import type { Place } from '../../geo/proximity.ts';
 import { grownBox } from '../../geo/proximity.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, NeedsWords, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
+import { rememberWords, WordReader } from '../imports/words.ts';
 import { getProject } from '../projects/service.ts';
 import { formColumns, measureAreas, writeAreaPipes } from './service.ts';
 
@@ -28,22 +29,8 @@ const FIELD_NAMES: Record<RiskAreaImportField, string[]> = {
 };
 export const suggestRiskAreaMapping = (fieldNames: string[]) => suggestMapping(fieldNames, FIELD_NAMES);
 
-const KIND_NAMES: Record<string, RiskAreaKind> = {
-  ...Object.fromEntries(RISK_AREA_KINDS.map((k) => [k.toLowerCase(), k])),
-  易涝点: 'waterlogging', 积水点: 'waterlogging', 内涝: 'waterlogging', flooding: 'waterlogging',
-  空洞: 'void', 地下空洞: 'void', cavity: 'void',
-  塌陷: 'collapse', 路面塌陷: 'collapse', sinkhole: 'collapse',
-  地质灾害: 'geoHazard', 地灾: 'geoHazard', geohazard: 'geoHazard', hazard: 'geoHazard',
-  沉降: 'subsidence', 沉降区: 'subsidence', 地面沉降: 'subsidence',
-};
-const LEVEL_NAMES: Record<string, RiskLevel> = {
-  ...Object.fromEntries(RISK_LEVELS.map((l, i) => [l.toLowerCase(), l] as const).concat(RISK_LEVELS.map((l, i) => [String(i + 1), l] as const))),
-  一级: 'I', 二级: 'II', 三级: 'III', 四级: 'IV', 重大: 'I', 较大: 'II', 一般: 'III', 低: 'IV', 高易发: 'I', 中易发: 'II', 低易发: 'III', 不易发: 'IV',
-  high: 'I', medium: 'II', low: 'III', red: 'I', orange: 'II', yellow: 'III', blue: 'IV',
-};
-
 /** An area from a feature, or the problems. */
-function areaFromFeature(feature: SourceFeature, options: RiskAreaImportStart, reproject: Reproject): { input: RiskAreaInput; place: Place } | { problems: ImportProblemRecord[] } {
+function areaFromFeature(feature: SourceFeature, options: RiskAreaImportStart, reproject: Reproject, words: WordReader): { input: RiskAreaInput; place: Place } | { problems: ImportProblemRecord[] } {
   const value = (target: RiskAreaImportField) => {
     const v = options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined;
     return v === null || v === undefined ? '' : String(v).trim();
@@ -53,10 +40,10 @@ function areaFromFeature(feature: SourceFeature, options: RiskAreaImportStart, r
   const here = (field: RiskAreaImportField | 'geometry', key: Parameters<typeof problem>[3], params = {}) =>
     problems.push(problem(feature.row, name, field === 'geometry' ? field : `${field} (${options.mapping[field]})`, key, params));
   const kindText = value('kind');
-  const kind = kindText ? KIND_NAMES[kindText.toLowerCase().replace(/\s/g, '')] : options.kind;
+  const kind = kindText ? words.read<RiskAreaKind>('riskKind', kindText, feature.row) : options.kind;
   if (!kind) here('kind', 'riskArea.kindValue', { value: kindText });
   const levelText = value('level');
-  const level = levelText ? LEVEL_NAMES[levelText.toLowerCase()] : options.level;
+  const level = levelText ? words.read<RiskLevel>('riskLevel', levelText, feature.row) : options.level;
   if (!level) here('level', 'riskArea.levelValue', { value: levelText });
   const number = (field: 'triggerRainMm' | 'triggerHours' | 'voidAreaM2' | 'burialDepthM' | 'clearHeightM', max: number) => {
     const text = value(field);
@@ -106,8 +93,9 @@ function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
     const problems: ImportProblemRecord[] = [];
     let problemCount = 0;
     let reportedAt = Date.now();
+    const words = await WordReader.load(db, job.enterpriseId);
     for await (const feature of source.features()) {
-      const result = areaFromFeature(feature, options, reproject);
+      const result = areaFromFeature(feature, options, reproject, words);
       if ('problems' in result) {
         problemCount += result.problems.length;
         if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
@@ -119,6 +107,8 @@ function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
       }
     }
     if (rows.length + problemCount === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
+    const ask = words.toAsk(problemCount);
+    if (ask) throw new NeedsWords(ask);
     if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
     await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: rows.length });
     const measured = await measureAreas(db, job.enterpriseId, rows.map((r) => ({ place: r.place, bufferM: r.input.bufferM })));
@@ -139,6 +129,7 @@ function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
 export async function startRiskAreaImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, userId: number, options: RiskAreaImportStart, onError: (error: unknown) => void) {
   if (options.projectId !== undefined) await getProject(db, job.enterpriseId, options.projectId);
   assertMappingFields(job, options.mapping);
+  await rememberWords(db, job.enterpriseId, options.words);
   await assertNoRunningJob(db, job.enterpriseId, 'riskAreas');
   await markStarted(db, job, options);
   runner.run(job, (signal) => runAreaImport(db, limits, job, userId, options, signal).catch(onError));
