@@ -4,7 +4,7 @@ import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
-import { IMPORT_EXTENSIONS, IMPORT_SRIDS, RUNNING_IMPORT_STATUSES, crsName, type Envelope, type ImportJobView } from '@console/contract';
+import { IMPORT_EXTENSIONS, IMPORT_SRIDS, RUNNING_IMPORT_STATUSES, crsName, type Envelope, type ImportJobView, type UnknownWord, type WordField } from '@console/contract';
 import { authApi } from '../api/auth.ts';
 import { errorMessage } from '../api/http.ts';
 import { useClickGuard } from './GuardedButton.tsx';
@@ -47,7 +47,11 @@ export interface ImportKindProps {
   succeeded(job: ImportJobView): { title: string; detail: string };
   /** Queries to refetch when a job succeeds. */
   invalidate: unknown[];
+  /** Our values a register word may be answered with, per word field the kind reads (build types, levels...). */
+  wordOptions?: Partial<Record<WordField, { value: string; label: string }[]>>;
 }
+
+const wordKey = (w: Pick<UnknownWord, 'field' | 'word'>) => `${w.field}:${w.word}`;
 
 /**
  * Importing a file in three steps: upload (analysed by the server), match the file's fields to
@@ -65,6 +69,8 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
   const [uploading, setUploading] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
+  /** Answers for the words the job asked about, by field and word. */
+  const [answers, setAnswers] = useState<Record<string, string>>({});
   const [form] = Form.useForm<Record<string, unknown>>();
   const settings = useQuery({ queryKey: ['settings'], queryFn: authApi.settings, staleTime: Infinity });
   const recent = useQuery({ queryKey: [...kind.queryKey, enterpriseID, 'imports'], queryFn: () => kind.api.recent!(), enabled: open && step === 'upload' && Boolean(kind.api.recent) });
@@ -82,6 +88,7 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
     setJobId(null);
     setAnalysed(null);
     setUploadError(null);
+    setAnswers({});
   }, [open]);
 
   // When the job ends well, the table, filters and map show what it wrote.
@@ -107,12 +114,15 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
     }
   };
 
-  const start = async () => {
+  const start = async (words?: UnknownWord[]) => {
     if (!analysed || !allowClick()) return;
-    const values = await form.validateFields();
+    // After the job asked for words the mapping form is not shown: its kept values are sent again.
+    const values = words ? (form.getFieldsValue(true) as Record<string, unknown>) : await form.validateFields();
     setStarting(true);
     try {
-      const response = await kind.api.start(analysed.id, values);
+      const response = await kind.api.start(analysed.id, words ? { ...values, words: words.map((w) => ({ field: w.field, word: w.word, value: answers[wordKey(w)] })) } : values);
+      // The job's answer replaces the one cached from before the words were asked.
+      queryClient.setQueryData([...kind.queryKey, enterpriseID, 'import', response.result.id], response);
       setJobId(response.result.id);
       setStep('job');
     } catch (error) {
@@ -222,6 +232,38 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
   );
 
   const problemHeader = [t('dataImport.row'), t('dataImport.featureId'), t('dataImport.field'), t('dataImport.reason')];
+  const asking = current?.status === 'analysed' && current.unknownWords.length > 0 ? current.unknownWords : null;
+  const wordsStep = asking && (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="import-words">
+      <Alert type="info" showIcon message={t('dataImport.words.title', { count: asking.length })} description={t('dataImport.words.hint')} />
+      <Table<UnknownWord>
+        size="small"
+        rowKey={wordKey}
+        dataSource={asking}
+        pagination={{ pageSize: 8, size: 'small', hideOnSinglePage: true }}
+        columns={[
+          { title: t('dataImport.words.word'), dataIndex: 'word', render: (word: string) => <Typography.Text strong>{word}</Typography.Text> },
+          { title: t('dataImport.words.field'), dataIndex: 'field', width: 130, render: (field: WordField) => t(`dataImport.words.fields.${field}`) },
+          { title: t('dataImport.words.rows'), key: 'rows', width: 150, render: (_: unknown, w: UnknownWord) => t('dataImport.words.seen', { count: w.count, row: w.row }) },
+          {
+            title: t('dataImport.words.means'),
+            key: 'means',
+            width: 220,
+            render: (_: unknown, w: UnknownWord) => (
+              <Select
+                style={{ width: '100%' }}
+                placeholder={t('dataImport.words.pick')}
+                value={answers[wordKey(w)]}
+                onChange={(value: string) => setAnswers((a) => ({ ...a, [wordKey(w)]: value }))}
+                options={kind.wordOptions?.[w.field] ?? []}
+                data-testid={`import-word-${w.word}`}
+              />
+            ),
+          },
+        ]}
+      />
+    </Space>
+  );
   const jobStep = !current ? (
     <Progress percent={0} status="active" />
   ) : isRunning(current) ? (
@@ -265,7 +307,14 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
   );
 
   const footer =
-    step === 'mapping' ? (
+    step === 'job' && asking ? (
+      <Space>
+        <Button onClick={() => setStep('mapping')}>{t('common.back')}</Button>
+        <Button type="primary" loading={starting} disabled={asking.some((w) => !answers[wordKey(w)])} onClick={() => void start(asking)} data-testid="import-words-continue">
+          {t('dataImport.words.continue')}
+        </Button>
+      </Space>
+    ) : step === 'mapping' ? (
       <Space>
         <Button onClick={() => setStep('upload')}>{t('common.back')}</Button>
         <Button type="primary" loading={starting} onClick={() => void start()} data-testid="import-start">
@@ -287,11 +336,11 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
     <Modal open={open} onCancel={onClose} title={kind.title} width={860} footer={footer} destroyOnHidden data-testid="import-modal">
       <Steps
         size="small"
-        current={step === 'upload' ? 0 : step === 'mapping' ? 1 : 2}
+        current={step === 'upload' ? 0 : step === 'mapping' || asking ? 1 : 2}
         items={[{ title: t('dataImport.steps.upload') }, { title: t('dataImport.steps.mapping') }, { title: t('dataImport.steps.import') }]}
         style={{ marginBottom: 24 }}
       />
-      {step === 'upload' ? uploadStep : step === 'mapping' ? mappingStep : jobStep}
+      {step === 'upload' ? uploadStep : step === 'mapping' ? mappingStep : (wordsStep ?? jobStep)}
     </Modal>
   );
 }

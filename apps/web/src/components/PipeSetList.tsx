@@ -30,7 +30,7 @@ export function PipeSetList({ queryKey, load, testId }: { queryKey: readonly unk
           pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, showSizeChanger: false, size: 'small', onChange: setPage }}
           columns={[
             { title: t('pipeline.pipeId'), dataIndex: 'pipeId', ellipsis: true },
-            { title: t('pipeline.networkType'), dataIndex: 'networkType', width: 72, render: (n: string) => t(`network.${n}`) },
+            { title: t('pipeline.networkType'), dataIndex: 'networkType', width: 86, render: (n: string) => t(`network.${n}`) },
             { title: 'DN', dataIndex: 'diameterMm', width: 56, render: (d: number | null) => d ?? '-' },
             { title: t('pipeline.distance'), dataIndex: 'distanceM', width: 86, align: 'right', render: (m: number) => m.toFixed(m < 10 ? 2 : 1) },
           ]}

@@ -27,6 +27,7 @@ export function SiteImportModal({ open, onClose, onImported }: { open: boolean; 
         required: {},
         initialValues: () => ({ source: 'satellite', buildType: 'other', defaultRadiusM: 20 }),
         invalidate: ['construction', enterpriseID],
+        wordOptions: { buildType: BUILD_TYPES.map((b) => ({ value: b, label: t(`construction.buildType.${b}`) })) },
         succeeded: (job) => ({
           title: t('construction.importModal.succeeded', { count: job.rowsWritten }),
           detail: t('construction.importModal.succeededDetail', { inserted: job.result?.inserted ?? 0, updated: job.result?.updated ?? 0, file: job.fileName }),

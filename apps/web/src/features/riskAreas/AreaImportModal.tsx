@@ -23,6 +23,10 @@ export function AreaImportModal({ open, onClose, onImported }: { open: boolean; 
         required: {},
         initialValues: () => ({ kind: 'waterlogging', level: 'III', source: 'survey' }),
         invalidate: ['riskAreas', enterpriseID],
+        wordOptions: {
+          riskKind: RISK_AREA_KINDS.map((k) => ({ value: k, label: t(`riskAreas.kind.${k}`) })),
+          riskLevel: RISK_LEVELS.map((l) => ({ value: l, label: l })),
+        },
         succeeded: (job) => ({ title: t('riskAreas.importModal.succeeded', { count: job.rowsWritten }), detail: t('riskAreas.importModal.succeededDetail', { file: job.fileName }) }),
         extra: (
           <>
