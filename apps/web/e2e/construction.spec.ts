@@ -169,7 +169,7 @@ test.describe('every pipe a site threatens, and registers in their own words', (
     await page.getByTestId('import-dragger').locator('input[type=file]').setInputFiles(csv);
     await page.getByTestId('import-start').click();
     await expect(page.getByTestId('import-words')).toContainText('桥梁维修加固');
-    await expect(page.getByTestId('import-words')).toContainText('首见于第 1 行');
+    await expect(page.getByTestId('import-words')).toContainText('1 次，见于第 1 行');
     await page.screenshot({ path: testInfo.outputPath('register-words-zh.png') });
   });
 });
