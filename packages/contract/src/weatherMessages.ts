@@ -3,7 +3,8 @@ import type { Language } from './envelope.ts';
 /** The weather domain's server messages (no schemas here, so the message tables stay light). */
 export const WEATHER_MESSAGES = {
   'weather.lengths': { 'en-US': 'must hold one value per hour of hourly.time ({n})', 'zh-CN': '须与 hourly.time 一一对应（{n} 个）' },
-  'weather.windUnit': { 'en-US': 'wind in "{unit}", which is not km/h, m/s, mph or kn', 'zh-CN': '风速单位“{unit}”不是 km/h、m/s、mph 或 kn' },
+  'weather.unit': { 'en-US': '"{unit}" is not a unit this import knows (it reads {known})', 'zh-CN': '单位“{unit}”无法识别（可用：{known}）' },
+  'weather.impossible': { 'en-US': '{value} {unit} cannot be: a reading lies between {min} and {max} {unit}', 'zh-CN': '{value} {unit} 不可能出现：读数应在 {min} 至 {max} {unit} 之间' },
   'weather.notNumber': { 'en-US': '"{value}" is not a number', 'zh-CN': '“{value}”不是数字' },
   'weather.placeMissing': { 'en-US': 'lon/lat: the file does not say where it is; give the place', 'zh-CN': 'lon/lat：文件未给出位置，请填写地点' },
   'weather.periodTooLong': { 'en-US': 'from/to: at most {days} days at a time', 'zh-CN': 'from/to：一次最多 {days} 天' },

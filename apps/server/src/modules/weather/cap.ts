@@ -46,6 +46,27 @@ const COLOUR_WORDS: [RegExp, WarningLevel][] = [
   [/蓝色|\bblue\b/i, 'IV'],
 ];
 const SEVERITY: Record<string, WarningLevel> = { Extreme: 'I', Severe: 'II', Moderate: 'III', Minor: 'IV' };
+/** Words that end a signal ("解除暴雨橙色预警", "lifted"): the message cancels it, whatever colour it names. */
+const LIFT_WORDS = /解除|撤销|取消.{0,10}(预警|信号)|\blift(ed|s)?\b|\bcancel(l)?ed\b|all[- ]clear/i;
+/** Words before the level a signal changes to ("降级为黄色", "黄色升级为橙色", "downgraded to yellow"). */
+const CHANGE_TO = /降级为|降为|升级为|升为|调整为|变更为|更改为|改为|(?:downgraded|upgraded|lowered|raised|changed|adjusted)\s+to/i;
+
+/**
+ * The level a message's words give: the colour after a change ("橙色降级为黄色" is yellow), else the
+ * first colour named; CAP's severity when no colour is named.
+ */
+function levelOfWords(text: string, severity: string | null): WarningLevel | null {
+  const change = CHANGE_TO.exec(text);
+  const from = change ? change.index + change[0].length : 0;
+  let best: { at: number; level: WarningLevel } | null = null;
+  for (const [words, level] of COLOUR_WORDS) {
+    const found = new RegExp(words.source, 'gi');
+    found.lastIndex = from;
+    const m = found.exec(text);
+    if (m && (!best || m.index < best.at)) best = { at: m.index, level };
+  }
+  return best?.level ?? SEVERITY[severity ?? ''] ?? null;
+}
 
 const childText = (parent: Element, name: string) => {
   for (let n = parent.firstChild; n; n = n.nextSibling) if (n.nodeType === 1 && (n as Element).localName === name) return (n.textContent ?? '').trim() || null;
@@ -123,8 +144,14 @@ export function readCap(text: string): CapResult {
     if (status !== 'Actual') return void skipped.push({ identifier: identifier!, status });
     const sent = isoTime(get('sent'));
     if (!sent) return void problems.push(problem(row, identifier, 'sent', 'field.dateTime'));
-    const msgType = get('msgType')!;
-    if (msgType !== 'Alert' && msgType !== 'Update' && msgType !== 'Cancel') return void problems.push(problem(row, identifier, 'msgType', 'weather.capMsgType', { value: msgType }));
+    const declared = get('msgType')!;
+    if (declared !== 'Alert' && declared !== 'Update' && declared !== 'Cancel') return void problems.push(problem(row, identifier, 'msgType', 'weather.capMsgType', { value: declared }));
+    const info = children(alert, 'info')[0];
+    const inInfo = (name: string) => (info ? childText(info, name) : null);
+    const event = inInfo('event');
+    const headline = inInfo('headline');
+    // A message whose words lift the signal ends it, however it is typed (CMA feeds send 解除 as updates).
+    const msgType = LIFT_WORDS.test(`${event ?? ''} ${headline ?? ''}`) ? 'Cancel' : declared;
     // references: "sender,identifier,sent" triples separated by spaces.
     const references = (get('references') ?? '')
       .split(/\s+/)
@@ -132,13 +159,11 @@ export function readCap(text: string): CapResult {
       .map((triple) => triple.split(','))
       .filter((parts) => parts.length >= 3)
       .map(([sender, ref]) => ({ sender, identifier: ref }));
-    if (msgType !== 'Alert' && !references.length) return void problems.push(problem(row, identifier, 'references', 'field.required'));
-    const info = children(alert, 'info')[0];
-    const inInfo = (name: string) => (info ? childText(info, name) : null);
-    const event = inInfo('event');
-    const headline = inInfo('headline');
+    // An update must say what it updates; a lift without references ends the sender's warning of its type in force.
+    if (msgType === 'Update' && !references.length) return void problems.push(problem(row, identifier, 'references', 'field.required'));
+    if (declared === 'Cancel' && !references.length) return void problems.push(problem(row, identifier, 'references', 'field.required'));
     const type = TYPE_WORDS.find(([words]) => words.test(`${event ?? ''} ${headline ?? ''}`))?.[1] ?? 'other';
-    const level = COLOUR_WORDS.find(([words]) => words.test(`${event ?? ''} ${headline ?? ''}`))?.[1] ?? SEVERITY[inInfo('severity') ?? ''] ?? null;
+    const level = msgType === 'Cancel' ? null : levelOfWords(`${headline ?? ''} ${event ?? ''}`, inInfo('severity'));
     if (msgType !== 'Cancel' && !info) return void problems.push(problem(row, identifier, 'info', 'field.required'));
     if (msgType !== 'Cancel' && type !== 'other' && !level) return void problems.push(problem(row, identifier, 'severity', 'weather.capLevel'));
     const start = inInfo('onset') ?? inInfo('effective');

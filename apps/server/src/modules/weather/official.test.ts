@@ -49,6 +49,25 @@ describe('official warnings (CAP 1.2): kept beside derived ones, updates and can
     expect(await official()).toHaveLength(1);
   });
 
+  it('a signal lowered is kept at its new level; a lift that names no message ends the sender\'s warning of its kind in force', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const message = (identifier: string, msgType: string, headline: string, references = '') => `<?xml version="1.0" encoding="UTF-8"?>
+<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>${identifier}</identifier><sender>萧山区气象台</sender><sent>2026-07-02T${identifier.slice(-5)}:00+08:00</sent>
+  <status>Actual</status><msgType>${msgType}</msgType><scope>Public</scope>${references ? `<references>萧山区气象台,${references},2026-07-02T08:00:00+08:00</references>` : ''}
+  <info><category>Met</category><event>暴雨</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
+    <expires>2026-07-02T23:00:00+08:00</expires><headline>${headline}</headline>
+    <area><areaDesc>萧山区</areaDesc><polygon>30.15,120.10 30.15,120.30 30.25,120.30 30.25,120.10 30.15,120.10</polygon></area></info></alert>`;
+    const send = async (name: string, xml: string) => (await api({ method: 'POST', url: '/api/weather/uploads', ...upload(name, xml) })).json().result;
+    expect(await send('issued.xml', message('XS-08:00', 'Alert', '萧山区气象台发布暴雨橙色预警信号'))).toMatchObject({ issued: 1 });
+    expect(await send('lowered.xml', message('XS-10:00', 'Update', '萧山区气象台将暴雨橙色预警信号降级为黄色', 'XS-08:00'))).toMatchObject({ updated: 1 });
+    const mine = async () => ((await api({ method: 'GET', url: '/api/weather/warnings?from=2026-07-01T00:00:00Z&to=2026-07-03T00:00:00Z' })).json().result as Warning[]).filter((w) => w.sender === '萧山区气象台');
+    expect((await mine())[0]).toMatchObject({ level: 'III', cancelledAt: null });
+    expect((await mine())[0].levels.map((l) => l.level)).toEqual(['II', 'III']);
+    expect(await send('lifted.xml', message('XS-12:00', 'Alert', '萧山区气象台解除暴雨黄色预警信号'))).toMatchObject({ issued: 0, cancelled: 1 });
+    const [ended] = await mine();
+    expect(ended).toMatchObject({ level: 'III', cancelledAt: '2026-07-02T04:00:00.000Z' });
+  });
+
   it('a warning without a polygon needs a project or place; a bad file writes nothing', async () => {
     const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const noArea = fixture('cap-rainstorm.xml')

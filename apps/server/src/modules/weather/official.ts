@@ -1,4 +1,4 @@
-import { and, eq, or } from 'drizzle-orm';
+import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { RAINSTORM_RULES, type AreaGeometry, type WarningLevel } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { weatherWarningMessages, weatherWarnings, type ImportProblemRecord, type WarningUpdate } from '../../db/schema.ts';
@@ -36,7 +36,17 @@ async function keepMessage(tx: Tx, enterpriseId: number, m: CapMessage, fallback
         .from(weatherWarningMessages)
         .where(and(eq(weatherWarningMessages.enterpriseId, enterpriseId), or(...m.references.map((r) => and(eq(weatherWarningMessages.sender, r.sender), eq(weatherWarningMessages.identifier, r.identifier))))))
     : [];
-  const [first] = referred.length ? await tx.select().from(weatherWarnings).where(and(eq(weatherWarnings.id, referred[0].warningId), eq(weatherWarnings.enterpriseId, enterpriseId))) : [];
+  const [first] = referred.length
+    ? await tx.select().from(weatherWarnings).where(and(eq(weatherWarnings.id, referred[0].warningId), eq(weatherWarnings.enterpriseId, enterpriseId)))
+    : m.msgType === 'Cancel'
+      ? // A lift that names no message ends the sender's latest warning of its kind still in force.
+        await tx
+          .select()
+          .from(weatherWarnings)
+          .where(and(eq(weatherWarnings.enterpriseId, enterpriseId), eq(weatherWarnings.source, 'official'), eq(weatherWarnings.sender, m.sender), eq(weatherWarnings.type, m.type), isNull(weatherWarnings.cancelledAt)))
+          .orderBy(desc(weatherWarnings.start))
+          .limit(1)
+      : [];
   let warningId: number;
   if (first) {
     // An update or cancellation of a warning kept: applied to it, listed under it.

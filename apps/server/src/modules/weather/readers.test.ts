@@ -33,7 +33,7 @@ describe('Open-Meteo readers', () => {
     const good = JSON.parse(fixture('open-meteo-hangzhou.json'));
     expect(reasons(readOpenMeteoJson('{"hourly": '))).toEqual([[null, 'file', expect.stringMatching(/^file: cannot be read as Open-Meteo JSON/)]]);
     expect(reasons(readOpenMeteoJson(JSON.stringify({ ...good, hourly: { ...good.hourly, precipitation: [0, 1] } })))).toEqual([[null, 'hourly.precipitation', 'must hold one value per hour of hourly.time (5)']]);
-    expect(reasons(readOpenMeteoJson(JSON.stringify({ ...good, hourly_units: { wind_speed_10m: 'bft' } })))).toEqual([[null, 'wind_speed_10m', 'wind in "bft", which is not km/h, m/s, mph or kn']]);
+    expect(reasons(readOpenMeteoJson(JSON.stringify({ ...good, hourly_units: { wind_speed_10m: 'bft' } })))).toEqual([[null, 'wind_speed_10m', '"bft" is not a unit this import knows (it reads m/s, ms, 米/秒, km/h, kmh, kph, mph, kn, kt, knots)']]);
     const badValues = { ...good, hourly: { ...good.hourly, time: ['2026-07-01T00:00', '2026-07-01 01:00', '2026-07-01T02:00', '2026-07-01T03:00', '2026-13-01T04:00'], temperature_2m: [26.1, 'warm', 25.5, 25.4, 25.9] } };
     expect(reasons(readOpenMeteoJson(JSON.stringify(badValues)))).toEqual([
       [2, 'time', 'must be a date and time like 2026-01-31T08:30:00Z'],
@@ -114,5 +114,66 @@ describe('CAP 1.2 reader', () => {
     expect(reasons(readCap(text.replace('<msgType>Alert</msgType>', '')))).toEqual([[2, 'msgType', 'is required']]);
     expect(reasons(readCap(text.replace('<severity>Severe</severity>', '<severity>Unknown</severity>').replace('发布暴雨橙色预警信号', '发布暴雨预警信号')))).toEqual([[2, 'severity', 'the level cannot be told: give a signal colour in the event or headline, or a severity']]);
     expect(reasons(readCap(text.replace('30.15,120.10 30.15,120.30', '30.15;120.10 30.15,120.30')))).toEqual([[1, 'area', 'a polygon or circle is not "lat,lon ..." / "lat,lon radius" in range']]);
+  });
+});
+
+/** A CAP message of the city observatory, as its feed sends it. */
+const cap = (identifier: string, msgType: string, headline: string, references = '') => `<?xml version="1.0" encoding="UTF-8"?>
+<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+  <identifier>${identifier}</identifier><sender>杭州市气象台</sender><sent>2026-07-02T10:00:00+08:00</sent><status>Actual</status>
+  <msgType>${msgType}</msgType><scope>Public</scope>${references ? `<references>${references}</references>` : ''}
+  <info><category>Met</category><event>暴雨</event><urgency>Immediate</urgency><severity>Severe</severity><certainty>Likely</certainty>
+    <expires>2026-07-02T20:00:00+08:00</expires><headline>${headline}</headline>
+    <area><areaDesc>滨江区</areaDesc><polygon>30.15,120.10 30.15,120.30 30.25,120.30 30.25,120.10 30.15,120.10</polygon></area></info>
+</alert>`;
+
+describe('weather that cannot be, units from the file, signals lowered and lifted', () => {
+  it('converts °F, inches and mph an Open-Meteo answer names in hourly_units', () => {
+    const body = {
+      latitude: 30.2, longitude: 120.2, utc_offset_seconds: 0,
+      hourly_units: { time: 'iso8601', temperature_2m: '°F', precipitation: 'inch', wind_speed_10m: 'mph', wind_gusts_10m: 'kn' },
+      hourly: { time: ['2026-01-20T00:00', '2026-01-20T01:00'], temperature_2m: [14, 50], precipitation: [0.5, 0], wind_speed_10m: [10, 0], wind_gusts_10m: [20, 0] },
+    };
+    const read = readOpenMeteoJson(JSON.stringify(body));
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    expect(read.stations[0].hours[0]).toEqual({ time: '2026-01-20T00:00:00.000Z', temperature: -10, precipitation: 12.7, windSpeed: 4.47, windGust: 10.29 });
+    expect(read.stations[0].hours[1]).toMatchObject({ temperature: 10, precipitation: 0 });
+  });
+
+  it('refuses readings that cannot be, by row and field, in both languages, and reads nothing of the file', () => {
+    const body = {
+      hourly: { time: ['2026-01-20T00:00', '2026-01-20T01:00', '2026-01-20T02:00'], temperature_2m: [20, 71.5, -95], precipitation: [-0.4, 2, 0], wind_speed_10m: [5, -3, 4] },
+    };
+    const read = readOpenMeteoJson(JSON.stringify(body));
+    expect(reasons(read)).toEqual([
+      [1, 'precipitation', '-0.4 mm cannot be: a reading lies between 0 and 500 mm'],
+      [2, 'temperature_2m', '71.5 °C cannot be: a reading lies between -80 and 60 °C'],
+      [2, 'wind_speed_10m', '-0.83 m/s cannot be: a reading lies between 0 and 120 m/s'],
+      [3, 'temperature_2m', '-95 °C cannot be: a reading lies between -80 and 60 °C'],
+    ]);
+    expect('problems' in read && read.problems[1].reason['zh-CN']).toBe('71.5 °C 不可能出现：读数应在 -80 至 60 °C 之间');
+  });
+
+  it('reads a station CSV whose headers give their units, and names a unit it does not know', () => {
+    const csv = ['站号,站名,经度,纬度,观测时间,降水量(in),气温（℉）,风速[km/h],极大风速', '58457,杭州站,120.17,30.23,2026-01-20 08:00,0.1,23,36,12'].join('\n');
+    const read = readStationCsv(csv);
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    expect(read.stations[0].hours[0]).toMatchObject({ precipitation: 2.54, temperature: -5, windSpeed: 10, windGust: 12 });
+    const unknown = readStationCsv(['站号,观测时间,气温(度)', '58457,2026-01-20 08:00,3'].join('\n'));
+    expect(reasons(unknown)?.[0]).toEqual([null, '气温(度)', expect.stringMatching(/^"度" is not a unit this import knows/)]);
+  });
+
+  it('reads a CAP signal lowered to its new level and a lift as the end of the warning, whatever colour its words name', () => {
+    const lowered = readCap(cap('B', 'Update', '杭州市气象台将暴雨橙色预警信号降级为黄色预警信号', '杭州市气象台,A,2026-07-02T08:00:00+08:00'));
+    if ('problems' in lowered) throw new Error(JSON.stringify(lowered.problems));
+    expect(lowered.messages[0]).toMatchObject({ msgType: 'Update', level: 'III' });
+    const english = readCap(cap('B2', 'Update', 'Rainstorm warning downgraded to yellow from orange', '杭州市气象台,A,2026-07-02T08:00:00+08:00'));
+    expect('messages' in english && english.messages[0].level).toBe('III');
+    const raised = readCap(cap('B3', 'Update', '暴雨黄色预警信号升级为橙色', '杭州市气象台,A,2026-07-02T08:00:00+08:00'));
+    expect('messages' in raised && raised.messages[0].level).toBe('II');
+    const lifted = readCap(cap('C', 'Update', '杭州市气象台解除暴雨橙色预警信号', '杭州市气象台,B,2026-07-02T09:00:00+08:00'));
+    expect('messages' in lifted && lifted.messages[0]).toMatchObject({ msgType: 'Cancel', level: null });
+    const liftedAlone = readCap(cap('D', 'Alert', '杭州市气象台解除暴雨橙色预警信号'));
+    expect('messages' in liftedAlone && liftedAlone.messages[0]).toMatchObject({ msgType: 'Cancel', type: 'rainstorm' });
   });
 });

@@ -17,8 +17,39 @@ type HoursResult = { hours: WeatherHour[] } | { problems: ImportProblemRecord[] 
 /** Open-Meteo's variables and ours. */
 const VARIABLES = { precipitation: 'precipitation', temperature_2m: 'temperature', wind_speed_10m: 'windSpeed', wind_gusts_10m: 'windGust' } as const;
 type Variable = keyof typeof VARIABLES;
-/** Wind units Open-Meteo may answer in, as m/s per unit. */
-const WIND_UNITS: Record<string, number> = { 'km/h': 1 / 3.6, 'm/s': 1, mph: 0.44704, kn: 0.514444 };
+type Quantity = 'precipitation' | 'temperature' | 'windSpeed' | 'windGust';
+type Convert = (value: number) => number;
+
+/** The units a file may give each quantity in, each as a conversion to ours (mm, °C, m/s); matched without case or spaces. */
+const RAIN_UNITS: Record<string, Convert> = { mm: (v) => v, 毫米: (v) => v, cm: (v) => v * 10, inch: (v) => v * 25.4, in: (v) => v * 25.4, inches: (v) => v * 25.4 };
+const TEMPERATURE_UNITS: Record<string, Convert> = { '°c': (v) => v, c: (v) => v, '℃': (v) => v, degc: (v) => v, 摄氏度: (v) => v, '°f': (v) => ((v - 32) * 5) / 9, f: (v) => ((v - 32) * 5) / 9, '℉': (v) => ((v - 32) * 5) / 9, degf: (v) => ((v - 32) * 5) / 9, k: (v) => v - 273.15 };
+const WIND_UNITS: Record<string, Convert> = { 'm/s': (v) => v, ms: (v) => v, '米/秒': (v) => v, 'km/h': (v) => v / 3.6, kmh: (v) => v / 3.6, kph: (v) => v / 3.6, mph: (v) => v * 0.44704, kn: (v) => v * 0.514444, kt: (v) => v * 0.514444, knots: (v) => v * 0.514444 };
+const UNITS: Record<Quantity, Record<string, Convert>> = { precipitation: RAIN_UNITS, temperature: TEMPERATURE_UNITS, windSpeed: WIND_UNITS, windGust: WIND_UNITS };
+const OUR_UNIT: Record<Quantity, string> = { precipitation: 'mm', temperature: '°C', windSpeed: 'm/s', windGust: 'm/s' };
+
+/**
+ * What a reading can physically be, in our units: no negative rain or wind; air between -80 and
+ * 60 °C (the coldest and hottest ever measured lie inside); an hour's rain under 500 mm and wind
+ * under 120 m/s (the records are about 305 mm and 113 m/s). A file beyond them is wrong, not weather.
+ */
+const POSSIBLE: Record<Quantity, [number, number]> = { precipitation: [0, 500], temperature: [-80, 60], windSpeed: [0, 120], windGust: [0, 120] };
+
+/** The conversion for a unit a file names for a quantity; a unit it does not know is a problem naming it. */
+function converter(quantity: Quantity, unit: string | undefined, field: string, problems: ImportProblemRecord[]): Convert | undefined {
+  if (unit === undefined) return UNITS[quantity][OUR_UNIT[quantity].toLowerCase()];
+  const convert = UNITS[quantity][unit.trim().toLowerCase().replace(/\s/g, '')];
+  if (!convert) problems.push(problem(null, null, field, 'weather.unit', { unit, known: Object.keys(UNITS[quantity]).join(', ') }));
+  return convert;
+}
+
+/** A reading in our units, or a problem when it cannot be. */
+function possible(quantity: Quantity, value: number, row: number, id: string | null, field: string, problems: ImportProblemRecord[]): number | null {
+  const rounded = Math.round(value * 100) / 100;
+  const [min, max] = POSSIBLE[quantity];
+  if (rounded >= min && rounded <= max) return rounded;
+  problems.push(problem(row, id, field, 'weather.impossible', { value: rounded, unit: OUR_UNIT[quantity], min, max }));
+  return null;
+}
 
 /** A local time without zone ("2026-07-01T00:00") at a UTC offset, as ISO UTC; null when it is not a time. */
 function utcTime(text: string, offsetSeconds: number): string | null {
@@ -31,7 +62,7 @@ function utcTime(text: string, offsetSeconds: number): string | null {
 }
 
 /** The hours from parallel columns (time and each variable), each value checked; problems by row and field. */
-function hoursFrom(times: unknown[], columns: Partial<Record<Variable, unknown[]>>, scale: Partial<Record<Variable, number>>, offsetSeconds: number, rowOf: (i: number) => number): HoursResult {
+function hoursFrom(times: unknown[], columns: Partial<Record<Variable, unknown[]>>, convert: Partial<Record<Variable, Convert>>, offsetSeconds: number, rowOf: (i: number) => number): HoursResult {
   const problems: ImportProblemRecord[] = [];
   const hours: WeatherHour[] = [];
   times.forEach((time, i) => {
@@ -43,7 +74,7 @@ function hoursFrom(times: unknown[], columns: Partial<Record<Variable, unknown[]
       if (raw === null || raw === undefined || raw === '') continue;
       const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
       if (!Number.isFinite(n)) problems.push(problem(rowOf(i), String(time), name, 'weather.notNumber', { value: String(raw) }));
-      else hour[VARIABLES[name]] = Math.round(n * (scale[name] ?? 1) * 100) / 100;
+      else hour[VARIABLES[name]] = possible(VARIABLES[name], convert[name]!(n), rowOf(i), String(time), name, problems);
     }
     hours.push(hour);
   });
@@ -73,22 +104,21 @@ export function readOpenMeteoJson(text: string): ReadResult {
     if (!Array.isArray(values) || values.length !== hourly.time.length) problems.push(problem(null, null, `hourly.${name}`, 'weather.lengths', { n: hourly.time.length }));
     else columns[name] = values;
   }
-  const scale = windScale((name) => body.hourly_units?.[name], problems);
+  const convert = converters((name) => body.hourly_units?.[name], problems);
   if (problems.length) return { problems };
-  const result = hoursFrom(hourly.time, columns, scale, body.utc_offset_seconds ?? 0, (i) => i + 1);
+  const result = hoursFrom(hourly.time, columns, convert, body.utc_offset_seconds ?? 0, (i) => i + 1);
   if ('problems' in result) return result;
   return { stations: [{ hours: result.hours, place: typeof body.latitude === 'number' && typeof body.longitude === 'number' ? { lon: body.longitude, lat: body.latitude } : null }] };
 }
 
-/** m/s per unit for the wind variables, from the units a file names; unknown units are problems. */
-function windScale(unitOf: (name: string) => string | undefined, problems: ImportProblemRecord[]): Partial<Record<Variable, number>> {
-  const scale: Partial<Record<Variable, number>> = {};
-  for (const name of ['wind_speed_10m', 'wind_gusts_10m'] as const) {
-    const unit = unitOf(name) ?? 'km/h';
-    if (WIND_UNITS[unit] === undefined) problems.push(problem(null, null, name, 'weather.windUnit', { unit }));
-    else scale[name] = WIND_UNITS[unit];
-  }
-  return scale;
+/** Open-Meteo's units when an answer does not name them (its defaults). */
+const OPEN_METEO_DEFAULT_UNITS: Record<Variable, string> = { precipitation: 'mm', temperature_2m: '°C', wind_speed_10m: 'km/h', wind_gusts_10m: 'km/h' };
+
+/** The conversion of each Open-Meteo variable from the unit the file names (`hourly_units`, a CSV header); unknown units are problems. */
+function converters(unitOf: (name: string) => string | undefined, problems: ImportProblemRecord[]): Partial<Record<Variable, Convert>> {
+  const convert: Partial<Record<Variable, Convert>> = {};
+  for (const name of Object.keys(VARIABLES) as Variable[]) convert[name] = converter(VARIABLES[name], unitOf(name) ?? OPEN_METEO_DEFAULT_UNITS[name], name, problems);
+  return convert;
 }
 
 /**
@@ -126,10 +156,10 @@ export function readOpenMeteoCsv(text: string): ReadResult {
     }
   });
   const problems: ImportProblemRecord[] = [];
-  const scale = windScale((name) => units[name], problems);
+  const convert = converters((name) => units[name], problems);
   if (problems.length) return { problems };
   // Rows are counted from the header line of the data, as a spreadsheet shows them.
-  const result = hoursFrom(body.map((r) => r[timeIndex]), columns, scale, Number(meta?.utc_offset_seconds ?? 0), (i) => i + 1);
+  const result = hoursFrom(body.map((r) => r[timeIndex]), columns, convert, Number(meta?.utc_offset_seconds ?? 0), (i) => i + 1);
   if ('problems' in result) return result;
   const lat = Number(meta?.latitude), lon = Number(meta?.longitude);
   return { stations: [{ hours: result.hours, place: Number.isFinite(lat) && Number.isFinite(lon) ? { lon, lat } : null }] };
@@ -219,6 +249,8 @@ export function readIsdCsv(text: string): ReadResult {
       const aa = field(name, ISD_FIELDS.AA);
       if (aa && aa[1] === '01') values.precipitation = isdValue(aa[2], aa[4], 10);
     }
+    const column = { windSpeed: 'WND', temperature: 'TMP', windGust: 'OC1', precipitation: 'AA1' } as const;
+    for (const [name, value] of Object.entries(values) as [Quantity, number | null][]) if (value !== null) values[name] = possible(name, value, row, r.STATION, column[name], problems);
     const lat = Number(r.LATITUDE), lon = Number(r.LONGITUDE);
     const key = `${r.STATION}|${whole}`;
     const entry =
@@ -268,10 +300,20 @@ export function readStationCsv(text: string): ReadResult {
   const records = csvRecords(text, 'station CSV');
   if ('problems' in records) return records;
   const headers = records.length ? Object.keys(records[0]) : [];
-  const column = Object.fromEntries(
-    Object.entries(STATION_COLUMNS).map(([name, aliases]) => [name, headers.find((h) => (aliases as readonly string[]).includes(h.toLowerCase()))]),
-  ) as Record<keyof typeof STATION_COLUMNS, string | undefined>;
+  // A header may carry its unit: "temperature (°F)", "降水量（mm）", "风速[km/h]".
+  const named = headers.map((h) => {
+    const m = /^(.*?)\s*[(（[]\s*([^)）\]]+?)\s*[)）\]]$/.exec(h.trim());
+    return { header: h, name: (m ? m[1] : h).trim().toLowerCase(), unit: m?.[2] };
+  });
+  const found = (aliases: readonly string[]) => named.find((n) => aliases.includes(n.name));
+  const column = Object.fromEntries(Object.entries(STATION_COLUMNS).map(([name, aliases]) => [name, found(aliases)?.header])) as Record<keyof typeof STATION_COLUMNS, string | undefined>;
   const problems: ImportProblemRecord[] = [];
+  const convert = Object.fromEntries(
+    (['precipitation', 'temperature', 'windSpeed', 'windGust'] as const).map((q) => {
+      const at = found(STATION_COLUMNS[q]);
+      return [q, at ? converter(q, at.unit, at.header, problems) : undefined];
+    }),
+  ) as Partial<Record<Quantity, Convert>>;
   if (!records.length) return { problems: [problem(null, null, null, 'import.noFeatures')] };
   for (const name of ['code', 'time'] as const) if (!column[name]) problems.push(problem(null, null, STATION_COLUMNS[name][0], 'field.required'));
   if (problems.length) return { problems };
@@ -293,7 +335,10 @@ export function readStationCsv(text: string): ReadResult {
       if (!Number.isFinite(n)) problems.push(problem(row, code, column[name]!, 'weather.notNumber', { value: raw }));
       return Number.isFinite(n) ? n : null;
     };
-    for (const name of ['precipitation', 'temperature', 'windSpeed', 'windGust'] as const) hour[name] = number(name);
+    for (const name of ['precipitation', 'temperature', 'windSpeed', 'windGust'] as const) {
+      const value = number(name);
+      hour[name] = value === null || !convert[name] ? null : possible(name, convert[name]!(value), row, code, column[name]!, problems);
+    }
     const lon = number('lon'), lat = number('lat');
     if (lon !== null && (lon < -180 || lon > 180)) problems.push(problem(row, code, column.lon!, 'weather.outOfRange', { min: -180, max: 180 }));
     if (lat !== null && (lat < -90 || lat > 90)) problems.push(problem(row, code, column.lat!, 'weather.outOfRange', { min: -90, max: 90 }));
