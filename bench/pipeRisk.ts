@@ -1,10 +1,12 @@
 /**
  * Composite pipe risk over the whole network (part of npm run bench; alone: npm run bench:risk):
  * the demo at 1,000,000 segments (with its leaks, sites, risk-prone areas, warnings), every segment
- * in one enterprise, assessed by the same statement (assessNetwork) on embedded PGlite (the goal:
- * under a minute) and on the PostgreSQL server as the peer, in turns, twice each (the second run
- * also compares with the first and keeps the changes). The levels both find are compared.
- * BENCH_RISK_PIPES changes the size.
+ * in one enterprise, with 10,000 construction sites and 1,000 risk-prone areas spread over the city
+ * and measured against the pipes as the console measures them (their whole pipe sets kept as rows),
+ * assessed by the same statement (assessNetwork) on embedded PGlite (the goal: under a minute) and
+ * on the PostgreSQL server as the peer, in turns, twice each (the second run also compares with
+ * the first and keeps the changes). The levels both find are compared. BENCH_RISK_PIPES,
+ * BENCH_RISK_SITES and BENCH_RISK_AREAS change the sizes.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -13,9 +15,56 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_RISK_WEIGHTS } from '@console/contract';
 import { seedDemo } from '../apps/server/src/demo/seed.ts';
 import { assessNetwork, type AssessmentFigures } from '../apps/server/src/modules/pipeRisk/assess.ts';
+import type { Db } from '../apps/server/src/db/client.ts';
+import { constructionSites, riskAreas } from '../apps/server/src/db/schema.ts';
+import { bboxColumns, bboxOf, circlePolygon } from '../apps/server/src/geo/geometry.ts';
+import { remeasureSites } from '../apps/server/src/modules/construction/measure.ts';
+import { remeasureAreas } from '../apps/server/src/modules/riskAreas/service.ts';
 import { freshDatabase, seconds, withPeakMemory } from './support.ts';
 
 const PIPES = Number(process.env.BENCH_RISK_PIPES ?? 1_000_000);
+const SITES = Number(process.env.BENCH_RISK_SITES ?? 10_000);
+const AREAS = Number(process.env.BENCH_RISK_AREAS ?? 1_000);
+const BUILD = ['metro', 'road', 'municipalRoad', 'stormSewer', 'building', 'other'] as const;
+const STATES = ['review', 'threat', 'briefed', 'guarded', 'closed'] as const;
+const KINDS = ['waterlogging', 'void', 'collapse', 'geoHazard', 'subsidence'] as const;
+const LEVELS = ['I', 'II', 'III', 'IV'] as const;
+
+/**
+ * Sites (circles of 20-80 m) and areas (squares of 100-400 m) at the same places on both
+ * databases (a fixed sequence), measured by the console's own code: their figures and pipe sets.
+ */
+async function placeSitesAndAreas(db: Db, enterpriseId: number) {
+  const [box] = (await db.execute(sql`select min(minx)::float8 as x0, min(miny)::float8 as y0, max(maxx)::float8 as x1, max(maxy)::float8 as y1 from pipes where enterprise_id = ${enterpriseId}`)).rows as { x0: number; y0: number; x1: number; y1: number }[];
+  let seed = 42;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const at = () => [box.x0 + random() * (box.x1 - box.x0), box.y0 + random() * (box.y1 - box.y0)];
+  for (let start = 0; start < SITES; start += 1000) {
+    const rows = Array.from({ length: Math.min(1000, SITES - start) }, (_, i) => {
+      const center = at();
+      const radiusM = 20 + random() * 60;
+      const geometry = circlePolygon(center, radiusM);
+      return {
+        enterpriseId, siteNo: `B-${start + i + 1}`, name: `工地 ${start + i + 1}`, buildType: BUILD[Math.floor(random() * BUILD.length)], geometry, centerLon: center[0], centerLat: center[1], radiusM,
+        ...bboxColumns(bboxOf(geometry)), source: 'report' as const, buildState: 'inProgress' as const, status: STATES[Math.floor(random() * STATES.length)],
+      };
+    });
+    await db.insert(constructionSites).values(rows);
+  }
+  for (let start = 0; start < AREAS; start += 500) {
+    const rows = Array.from({ length: Math.min(500, AREAS - start) }, (_, i) => {
+      const [x, y] = at();
+      const half = (50 + random() * 150) / 111_000;
+      const geometry = { type: 'Polygon' as const, coordinates: [[[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half], [x - half, y - half]]] };
+      return { enterpriseId, name: `易发区 ${start + i + 1}`, kind: KINDS[Math.floor(random() * KINDS.length)], level: LEVELS[Math.floor(random() * LEVELS.length)], geometry, ...bboxColumns(bboxOf(geometry)), bufferM: 50, source: 'survey' as const };
+    });
+    await db.insert(riskAreas).values(rows);
+  }
+  await remeasureSites(db, enterpriseId);
+  await remeasureAreas(db, enterpriseId);
+  const [counts] = (await db.execute(sql`select (select count(*) from site_pipes where enterprise_id = ${enterpriseId})::int as site_pipes, (select count(*) from area_pipes where enterprise_id = ${enterpriseId})::int as area_pipes`)).rows as { site_pipes: number; area_pipes: number }[];
+  return counts;
+}
 
 export async function benchPipeRisk(say: (line: string) => void) {
   const dir = await mkdtemp(join(tmpdir(), 'risk-bench-'));
@@ -32,6 +81,9 @@ export async function benchPipeRisk(say: (line: string) => void) {
       // In batches: one update of a million rows runs PGlite out of memory (its foreign-key checks).
       const [{ max }] = (await db.execute(sql`select max(id)::int as max from pipes`)).rows as { max: number }[];
       for (let from = 0; from <= max; from += 100_000) await db.execute(sql`update pipes set enterprise_id = ${id} where id > ${from} and id <= ${from + 100_000} and enterprise_id <> ${id}`);
+      const placed = Date.now();
+      const sets = await placeSitesAndAreas(db, id);
+      if (i === 0) say(`  ${SITES.toLocaleString('en')} sites and ${AREAS.toLocaleString('en')} areas measured in ${seconds(Date.now() - placed)} on PGlite: ${Number(sets.site_pipes).toLocaleString('en')} site x pipe and ${Number(sets.area_pipes).toLocaleString('en')} area x pipe rows`);
       await db.execute(sql`vacuum analyze`);
       enterprise[i] = id;
     }

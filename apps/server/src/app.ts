@@ -128,7 +128,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   weatherSchedule.start();
   // Every pipe's composite risk, assessed again when what it is made of changes.
   const pipeRisk = new PipeRiskJobs(database.db, app.log, config.riskDelayMs);
-  importRunner.whenFinished((job) => pipeRisk.soon(job.enterpriseId, 'change'));
+  // A pipe import assesses the network itself, as the last step of its job (app.ts afterImport).
+  importRunner.whenFinished((job) => job.kind !== 'pipes' && pipeRisk.soon(job.enterpriseId, 'change'));
   app.decorate('pipeRisk', pipeRisk);
   // Alerts raised by the rules shortly after what they read changes, and every few minutes.
   const sms = options.sms ?? localSmsProvider(database.db, app.log);
@@ -263,11 +264,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(projectRoutes, { prefix: '/projects' });
       const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, parallelFromBytes: config.parallelImportBytes };
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
-      // A new network is judged against every settlement dataset again.
-      // What is measured against the network follows it: sites and risk areas at once (the import's job waits), settlement analyses in the background.
-      const afterImport = async (enterpriseId: number) => {
-        await remeasureSites(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
-        await remeasureAreas(database.db, enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
+      // What is measured against a new network follows it, as the import job's second phase (the
+      // job succeeds after it, its share shown): sites, then risk-prone areas, then composite risk
+      // (unless only admins start it); settlement analyses run in the background.
+      const afterImport = async (enterpriseId: number, progress: (share: number) => Promise<void>) => {
+        const part = (from: number, to: number) => (share: number) => progress(from + (to - from) * share);
+        await remeasureSites(database.db, enterpriseId, undefined, part(0, 0.5)).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
+        await remeasureAreas(database.db, enterpriseId, undefined, part(0.5, 0.7)).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
+        if (config.riskDelayMs > 0) {
+          await progress(0.7);
+          await pipeRisk.runNow(enterpriseId, 'change').catch((error) => {
+            // Running elsewhere: asked again once it ends.
+            if ((error as { statusCode?: number }).statusCode === 409) pipeRisk.request(enterpriseId, 'change');
+            else app.log.error({ err: error, enterpriseId }, 'pipe risk assessment after import failed');
+          });
+        }
         void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
       };
       // A pipe edited by hand: the sites and areas near its old and new place are measured again.

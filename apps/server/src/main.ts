@@ -14,17 +14,19 @@ const database = await openConfiguredDatabase(config);
 const seeded = await isEmpty(database.db);
 if (seeded) await seedDemo(database.db);
 
-// Imports cut off by a stopped or crashed server end as interrupted, their staged rows dropped.
-await failInterruptedJobs(database.db, database.kind === 'pglite');
+// Imports cut off by a stopped or crashed server end as interrupted, their staged rows dropped;
+// one cut off while it measured what depends on its (written) network is measured here.
+const cutOff = await failInterruptedJobs(database.db, database.kind === 'pglite');
 await failInterruptedAnalyses(database.db);
-// Sites and areas measured before their pipe sets were kept as rows (they kept the nearest 50 in
-// their figures) are measured again once, so risk and alerts count every pipe.
-for (const { enterprise_id } of await queryRows<{ enterprise_id: number }>(
+// So are sites and areas measured before their pipe sets were kept as rows (they kept the nearest
+// 50 in their figures), so risk and alerts count every pipe.
+const older = await queryRows<{ enterprise_id: number }>(
   database.db,
   sql`select enterprise_id from construction_sites where measure ? 'corridor' union select enterprise_id from risk_areas where pipes ? 'pipes'`,
-)) {
-  await remeasureSites(database.db, enterprise_id);
-  await remeasureAreas(database.db, enterprise_id);
+);
+for (const enterpriseId of new Set([...cutOff, ...older.map((r) => Number(r.enterprise_id))])) {
+  await remeasureSites(database.db, enterpriseId);
+  await remeasureAreas(database.db, enterpriseId);
 }
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 

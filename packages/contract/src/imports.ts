@@ -12,9 +12,14 @@ export const IMPORT_EXTENSIONS = ['.geojson', '.json', '.zip', '.kml', '.kmz', '
  * being checked and staged; writing: the staged rows go in, in one transaction; succeeded /
  * failed: finished (failed jobs wrote nothing).
  */
-export const IMPORT_STATUSES = ['analysed', 'validating', 'writing', 'succeeded', 'failed'] as const;
+/**
+ * A job's course: analysed (waiting for the mapping) -> validating -> writing -> measuring (a pipe
+ * network is in; what depends on it, site distances, area pipes and composite risk, is measured
+ * again) -> succeeded, or failed.
+ */
+export const IMPORT_STATUSES = ['analysed', 'validating', 'writing', 'measuring', 'succeeded', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
-export const RUNNING_IMPORT_STATUSES: readonly ImportStatus[] = ['validating', 'writing'];
+export const RUNNING_IMPORT_STATUSES: readonly ImportStatus[] = ['validating', 'writing', 'measuring'];
 
 /** append: new pipes only (an id already in the network is an error); upsert: add or update by id; replace: the file becomes the whole network. */
 export const IMPORT_MODES = ['append', 'upsert', 'replace'] as const;

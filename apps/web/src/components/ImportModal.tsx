@@ -13,7 +13,7 @@ import { saveBlob } from '../utils/download.ts';
 
 type Step = 'upload' | 'mapping' | 'job';
 
-const STATUS_COLOR: Record<ImportJobView['status'], string> = { analysed: 'default', validating: 'processing', writing: 'processing', succeeded: 'success', failed: 'error' };
+const STATUS_COLOR: Record<ImportJobView['status'], string> = { analysed: 'default', validating: 'processing', writing: 'processing', measuring: 'processing', succeeded: 'success', failed: 'error' };
 const isRunning = (job?: ImportJobView) => !!job && RUNNING_IMPORT_STATUSES.includes(job.status);
 const fileSize = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 

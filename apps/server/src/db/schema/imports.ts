@@ -1,5 +1,5 @@
 /** Import jobs of every kind and their reports. */
-import { RUNNING_IMPORT_STATUSES, type UnknownWord } from '@console/contract';
+import { IMPORT_STATUSES, RUNNING_IMPORT_STATUSES, type UnknownWord } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.ts';
@@ -20,7 +20,7 @@ export const importJobs = pgTable(
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     /** What is imported: pipes, POI deliveries or satellite scene lists. */
     kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions', 'settlement', 'sites', 'riskAreas', 'sensitiveSites'] }).notNull(),
-    status: text('status', { enum: ['analysed', 'validating', 'writing', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: IMPORT_STATUSES }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),
     /** Folder under DATA_DIR holding the upload (removed when the job ends). */

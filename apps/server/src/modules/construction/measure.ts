@@ -101,8 +101,9 @@ export const figureColumns = (f: SiteFigures) => ({
  * criticality rules; those near `near` boxes after a pipe is edited), a batch at a time: each
  * batch is read, measured and written in one transaction (its figures and its sites' pipe sets).
  */
-export async function remeasureSites(db: Db, enterpriseId: number, near?: BBox[]): Promise<number> {
+export async function remeasureSites(db: Db, enterpriseId: number, near?: BBox[], onShare?: (share: number) => Promise<void>): Promise<number> {
   const settings = await getCriticalitySettings(db, enterpriseId);
+  const total = onShare ? await db.$count(constructionSites, eq(constructionSites.enterpriseId, enterpriseId)) : 0;
   let after = 0;
   let count = 0;
   for (;;) {
@@ -129,5 +130,6 @@ export async function remeasureSites(db: Db, enterpriseId: number, near?: BBox[]
     });
     count += batch.length;
     after = batch[batch.length - 1].id;
+    await onShare?.(count / Math.max(1, total));
   }
 }

@@ -172,6 +172,16 @@ export function extentOf(boxes: Iterable<number[]>): [number, number, number, nu
 }
 
 /** Ends the job as succeeded with what it wrote, in the transaction that wrote it. */
+/** A pipe network is in: the job goes on to measure what depends on it (its second phase, with its own progress). */
+export async function markWritten(tx: Pick<Db, 'update'>, jobId: number, rowsWritten: number, result: NonNullable<ImportJob['result']>) {
+  await tx.update(importJobs).set({ status: 'measuring', progress: 0, rowsWritten, result, heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
+}
+
+/** What depended on the network is measured again: the job has succeeded. */
+export async function markMeasured(db: Db, jobId: number) {
+  await db.update(importJobs).set({ status: 'succeeded', progress: 1, finishedAt: new Date(), heartbeatAt: new Date() }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, 'measuring')));
+}
+
 export async function markSucceeded(tx: Pick<Db, 'update'>, jobId: number, rowsWritten: number, result: NonNullable<ImportJob['result']>) {
   await tx.update(importJobs).set({ status: 'succeeded', progress: 1, rowsWritten, result, finishedAt: new Date(), heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
 }
@@ -187,18 +197,28 @@ async function failStaleJobs(db: Db, enterpriseId: number) {
 /**
  * At start: jobs left running by a server that died end as interrupted, their staged rows and
  * files dropped. The embedded database has one server, so every running job there is such a
- * job; on a PostgreSQL server shared by several, only those whose heartbeat stopped.
+ * job; on a PostgreSQL server shared by several, only those whose heartbeat stopped. A job cut
+ * off while measuring had written its network: it succeeds, and the enterprises it answers are
+ * measured again by the caller.
  */
-export async function failInterruptedJobs(db: Db, everyRunningJob: boolean) {
-  await failJobsWithoutServer(db, everyRunningJob ? undefined : lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`));
+export async function failInterruptedJobs(db: Db, everyRunningJob: boolean): Promise<number[]> {
+  return failJobsWithoutServer(db, everyRunningJob ? undefined : lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`));
 }
 
-async function failJobsWithoutServer(db: Db, condition: SQL | undefined) {
+async function failJobsWithoutServer(db: Db, condition: SQL | undefined): Promise<number[]> {
   const stale = await db
-    .select({ id: importJobs.id, workDir: importJobs.workDir })
+    .select({ id: importJobs.id, enterpriseId: importJobs.enterpriseId, status: importJobs.status, workDir: importJobs.workDir })
     .from(importJobs)
     .where(and(inArray(importJobs.status, [...RUNNING_IMPORT_STATUSES]), condition));
-  for (const job of stale) await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
+  const toMeasure = new Set<number>();
+  for (const job of stale) {
+    if (job.status === 'measuring') {
+      await markMeasured(db, job.id);
+      await removeWorkDir(job);
+      toMeasure.add(job.enterpriseId);
+    } else await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
+  }
+  return [...toMeasure];
 }
 
 /** The job as the console shows it, problems in the reader's language. */

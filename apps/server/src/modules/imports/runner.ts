@@ -15,7 +15,7 @@ export const HEARTBEAT_MS = 5_000;
 export class JobRunner {
   private readonly running = new Map<number | string, { controller: AbortController; done: Promise<void> }>();
   private heartbeat: NodeJS.Timeout | null = null;
-  private readonly finished = new Set<(job: { id: number | string; enterpriseId: number }) => void>();
+  private readonly finished = new Set<(job: { id: number | string; enterpriseId: number; kind?: string }) => void>();
 
   constructor(
     private readonly db: Db,
@@ -23,7 +23,7 @@ export class JobRunner {
   ) {}
 
   /** Runs `work` in the background; a numeric id is an import job (its heartbeat is written), any other key names other work (an analysis). */
-  run(job: { id: number | string; enterpriseId: number }, work: (signal: AbortSignal) => Promise<void>) {
+  run(job: { id: number | string; enterpriseId: number; kind?: string }, work: (signal: AbortSignal) => Promise<void>) {
     const jobId = job.id;
     const controller = new AbortController();
     const done = work(controller.signal).finally(() => {
@@ -38,7 +38,7 @@ export class JobRunner {
   }
 
   /** Called when any job or analysis of this process ends (what it wrote may change derived figures). */
-  whenFinished(listener: (job: { id: number | string; enterpriseId: number }) => void) {
+  whenFinished(listener: (job: { id: number | string; enterpriseId: number; kind?: string }) => void) {
     this.finished.add(listener);
   }
 

@@ -11,7 +11,8 @@ import {
   assertNoRunningJob,
   markFailed,
   markStarted,
-  markSucceeded,
+  markMeasured,
+  markWritten,
   onJobFailed,
   problem,
   reportProgress,
@@ -105,7 +106,7 @@ async function writeStaged(db: Db, job: ImportJob, mode: PipeImportStart['mode']
     await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
     await tx
       .update(importJobs)
-      .set({ status: 'succeeded', progress: 1, rowsWritten: count, result: { inserted, updated: count - inserted, deleted: 0, extent }, finishedAt: new Date(), heartbeatAt: new Date() })
+      .set({ status: 'measuring', progress: 0, rowsWritten: count, result: { inserted, updated: count - inserted, deleted: 0, extent }, heartbeatAt: new Date() })
       .where(eq(importJobs.id, job.id));
   });
 }
@@ -289,7 +290,7 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
           if (counts.length)
             await tx.insert(pipeCounts).values(counts.map((c) => ({ enterpriseId: job.enterpriseId, networkType: c.network_type, material: c.material, pipes: Number(c.pipes), lengthM: Number(c.length_m) })));
           await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
-          await markSucceeded(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
+          await markWritten(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
         });
         return;
       } catch (error) {
@@ -315,7 +316,7 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
         await (direct ? importDirect : importStaged)(db, job, options, reading, batches, signal);
         // Fresh statistics at once, so the list and the tiles plan for the new network size.
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
-        if (ended?.status === 'succeeded' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze ${sql.identifier(pipePartition(job.enterpriseId))}`);
+        if (ended?.status === 'measuring' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze ${sql.identifier(pipePartition(job.enterpriseId))}`);
       } catch (error) {
         // Another writer added one of these ids since they were checked.
         if (!uniqueViolation(error)) throw error;
@@ -335,8 +336,8 @@ export async function startPipeImport(
   job: ImportJob,
   options: PipeImportStart,
   onError: (error: unknown) => void,
-  /** Called once the import wrote its pipes (what depends on the network runs again). */
-  afterImport?: (enterpriseId: number) => Promise<void> | void,
+  /** Called once the import wrote its pipes: what depends on the network is measured again, its share done reported; the job succeeds after. */
+  afterImport?: (enterpriseId: number, progress: (share: number) => Promise<void>) => Promise<void>,
 ) {
   if (!options.mapping.pipeId) throw badRequest('import.mappingPipeId');
   assertMappingFields(job, options.mapping);
@@ -346,7 +347,13 @@ export async function startPipeImport(
     runPipeImport(db, limits, job, options, signal)
       .then(async () => {
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
-        if (ended?.status === 'succeeded') await afterImport?.(job.enterpriseId);
+        if (ended?.status !== 'measuring') return;
+        try {
+          await afterImport?.(job.enterpriseId, (share) => reportProgress(db, job.id, { progress: Math.min(0.99, share) }));
+        } finally {
+          // The network is in whatever the measuring met (a failure is logged by it): the job has succeeded.
+          await markMeasured(db, job.id);
+        }
       })
       .catch(onError),
   );

@@ -16,7 +16,7 @@ import * as service from './service.ts';
 
 const tags = ['pipelines'];
 
-export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number) => Promise<void> | void; afterEdit?: (enterpriseId: number, boxes: BBox[]) => Promise<void> }> = async (app, { limits, runner, afterImport, afterEdit }) => {
+export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number, progress: (share: number) => Promise<void>) => Promise<void>; afterEdit?: (enterpriseId: number, boxes: BBox[]) => Promise<void> }> = async (app, { limits, runner, afterImport, afterEdit }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
   registerImportRoutes(app, {

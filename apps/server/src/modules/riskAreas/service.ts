@@ -68,8 +68,10 @@ export async function measureAreas(db: Db | Tx, enterpriseId: number, areas: { p
 }
 
 /** Measures the areas of the enterprise again (all after a pipe import, those near `near` after a pipe edit), a batch at a time, one transaction per batch. */
-export async function remeasureAreas(db: Db, enterpriseId: number, near?: BBox[]) {
+export async function remeasureAreas(db: Db, enterpriseId: number, near?: BBox[], onShare?: (share: number) => Promise<void>) {
+  const total = onShare ? await db.$count(riskAreas, eq(riskAreas.enterpriseId, enterpriseId)) : 0;
   let after = 0;
+  let count = 0;
   for (;;) {
     const batch = await db
       .select({ id: riskAreas.id, geometry: riskAreas.geometry, bufferM: riskAreas.bufferM })
@@ -86,6 +88,8 @@ export async function remeasureAreas(db: Db, enterpriseId: number, near?: BBox[]
         where ${riskAreas.id} = v.id and ${riskAreas.enterpriseId} = ${enterpriseId}`);
     });
     after = batch[batch.length - 1].id;
+    count += batch.length;
+    await onShare?.(count / Math.max(1, total));
   }
 }
 

@@ -1,0 +1,2 @@
+DROP INDEX "import_jobs_one_running_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "import_jobs_one_running_idx" ON "import_jobs" USING btree ("enterprise_id","kind") WHERE "import_jobs"."status" in ('validating', 'writing', 'measuring');
