@@ -1,5 +1,6 @@
 /** Third-party construction sites near the pipes, their cases, watch logs and files. */
-import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pipeSetTable } from './pipelines.ts';
 import type { CriticalitySettings, SiteMeasure } from '@console/contract';
 import { type StoredGeometry, bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
@@ -64,23 +65,8 @@ export const constructionSites = pgTable(
   ],
 );
 
-/**
- * Every pipe inside a site's corridor with its distance from the site's edge: the whole set, which
- * composite risk, the alert rules and the drawer's paged list read (the site keeps only counts).
- * No foreign key to the pipe: a replaced network gets new rows and every site is measured again.
- */
-export const sitePipes = pgTable(
-  'site_pipes',
-  {
-    siteId: integer('site_id')
-      .notNull()
-      .references(() => constructionSites.id, { onDelete: 'cascade' }),
-    enterpriseId: integer('enterprise_id').notNull(),
-    pipeRowId: bigint('pipe_row_id', { mode: 'number' }).notNull(),
-    distanceM: doublePrecision('distance_m').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.siteId, t.pipeRowId] }), index('site_pipes_pipe_idx').on(t.enterpriseId, t.pipeRowId), index('site_pipes_distance_idx').on(t.siteId, t.distanceM, t.pipeRowId)],
-);
+/** Every pipe inside a site's corridor, with its distance (pipelines.ts pipeSetTable). */
+export const sitePipes = pipeSetTable('site_pipes', 'site_id', () => constructionSites.id);
 
 /** Every step of a site's case and every change to it (the site's history). */
 export const constructionEvents = pgTable(

@@ -1,6 +1,6 @@
 /** The pipe network, its kept counts and the import staging table. */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, bigserial, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { PIPE_SCALE_CLASS, scaleClassExpression } from '../../geo/pipeScales.ts';
 import { type StoredGeometry, bbox, bboxBox, bytea, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
@@ -117,3 +117,23 @@ export const pipeImportRows = pgTable(
   // No index: the rows are written once by COPY and read whole (duplicates by hashing, existing
   // ids through the pipes' own index). Unlogged too (migration 0012): a crash fails the job anyway.
 );
+
+/**
+ * The whole set of pipes a place holds or threatens (a site's corridor, a risk-prone area), with
+ * each pipe's distance from the place's edge: what composite risk, the alert rules and the paged
+ * lists read (the place keeps only counts). No foreign key to the pipe: a replaced network gets
+ * new rows and every place is measured again.
+ */
+export const pipeSetTable = (name: string, ownerColumn: string, owner: () => AnyPgColumn) =>
+  pgTable(
+    name,
+    {
+      ownerId: integer(ownerColumn)
+        .notNull()
+        .references(owner, { onDelete: 'cascade' }),
+      enterpriseId: integer('enterprise_id').notNull(),
+      pipeRowId: bigint('pipe_row_id', { mode: 'number' }).notNull(),
+      distanceM: doublePrecision('distance_m').notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.ownerId, t.pipeRowId] }), index(`${name}_pipe_idx`).on(t.enterpriseId, t.pipeRowId), index(`${name}_distance_idx`).on(t.ownerId, t.distanceM, t.pipeRowId)],
+  );

@@ -1,5 +1,6 @@
 /** Risk-prone areas (waterlogging points, voids, collapses, hazard and subsidence zones), their history and files. */
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { pipeSetTable } from './pipelines.ts';
 import type { RiskAreaPipes } from '@console/contract';
 import { bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
@@ -45,22 +46,8 @@ export const riskAreas = pgTable(
   (t) => [index('risk_areas_enterprise_idx').on(t.enterpriseId, t.kind, t.level), index('risk_areas_box_idx').using('gist', bboxBox(t))],
 );
 
-/**
- * Every pipe inside an area or within its buffer, with its distance from the area's edge (0 inside):
- * the whole set, which composite risk and the drawer's paged list read (the area keeps only counts).
- */
-export const areaPipes = pgTable(
-  'area_pipes',
-  {
-    areaId: integer('area_id')
-      .notNull()
-      .references(() => riskAreas.id, { onDelete: 'cascade' }),
-    enterpriseId: integer('enterprise_id').notNull(),
-    pipeRowId: bigint('pipe_row_id', { mode: 'number' }).notNull(),
-    distanceM: doublePrecision('distance_m').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.areaId, t.pipeRowId] }), index('area_pipes_pipe_idx').on(t.enterpriseId, t.pipeRowId), index('area_pipes_distance_idx').on(t.areaId, t.distanceM, t.pipeRowId)],
-);
+/** Every pipe inside an area or within its buffer, with its distance (0 inside; pipelines.ts pipeSetTable). */
+export const areaPipes = pipeSetTable('area_pipes', 'area_id', () => riskAreas.id);
 
 export const riskAreaEvents = pgTable(
   'risk_area_events',

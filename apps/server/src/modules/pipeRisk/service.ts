@@ -158,7 +158,7 @@ export async function explainPipeRisk(db: Db, enterpriseId: number, pipeRowId: n
     db
       .select({ id: riskAreas.id, name: riskAreas.name, kind: riskAreas.kind, level: riskAreas.level })
       .from(riskAreas)
-      .innerJoin(areaPipes, and(eq(areaPipes.areaId, riskAreas.id), eq(areaPipes.enterpriseId, enterpriseId), eq(areaPipes.pipeRowId, pipeRowId)))
+      .innerJoin(areaPipes, and(eq(areaPipes.ownerId, riskAreas.id), eq(areaPipes.enterpriseId, enterpriseId), eq(areaPipes.pipeRowId, pipeRowId)))
       .where(and(eq(riskAreas.enterpriseId, enterpriseId), sql`${riskAreas.status} <> 'remediated'`))
       .orderBy(asc(riskAreas.id)),
     db

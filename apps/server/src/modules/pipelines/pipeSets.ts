@@ -9,8 +9,8 @@ import { areaPipes, pipes, sitePipes } from '../../db/schema.ts';
  * paged lists read. The tables are fixed here, never named by a request.
  */
 const SETS = {
-  site: { table: sitePipes, owner: sitePipes.siteId },
-  area: { table: areaPipes, owner: areaPipes.areaId },
+  site: { table: sitePipes, owner: sitePipes.ownerId },
+  area: { table: areaPipes, owner: areaPipes.ownerId },
 } as const;
 export type PipeSetKind = keyof typeof SETS;
 
