@@ -171,7 +171,6 @@ export function extentOf(boxes: Iterable<number[]>): [number, number, number, nu
   return Number.isFinite(e[0]) ? e : null;
 }
 
-/** Ends the job as succeeded with what it wrote, in the transaction that wrote it. */
 /** A pipe network is in: the job goes on to measure what depends on it (its second phase, with its own progress). */
 export async function markWritten(tx: Pick<Db, 'update'>, jobId: number, rowsWritten: number, result: NonNullable<ImportJob['result']>) {
   await tx.update(importJobs).set({ status: 'measuring', progress: 0, rowsWritten, result, heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
@@ -182,6 +181,7 @@ export async function markMeasured(db: Db, jobId: number) {
   await db.update(importJobs).set({ status: 'succeeded', progress: 1, finishedAt: new Date(), heartbeatAt: new Date() }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, 'measuring')));
 }
 
+/** Ends the job as succeeded with what it wrote, in the transaction that wrote it. */
 export async function markSucceeded(tx: Pick<Db, 'update'>, jobId: number, rowsWritten: number, result: NonNullable<ImportJob['result']>) {
   await tx.update(importJobs).set({ status: 'succeeded', progress: 1, rowsWritten, result, finishedAt: new Date(), heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
 }
