@@ -93,6 +93,8 @@ test.describe('construction risk', () => {
 
 test.describe('every pipe a site threatens, and registers in their own words', () => {
   test("a metro site's whole corridor is paged in its drawer; a register's unknown word is asked once, in both languages", async ({ page }, testInfo) => {
+    // Numbers and words of this run only: a retry neither meets its own sites nor words remembered by the first try.
+    const run = Date.now().toString(36).toUpperCase();
     const token = await apiLogin('member');
     const [water] = await enterpriseIds('member');
     const pipe = (await api<{ list: { geometry: { coordinates: number[][] } }[] }>(token, 'GET', '/pipelines?networkType=water&pageSize=1&page=40', undefined, water.id)).result.list[0];
@@ -101,15 +103,15 @@ test.describe('every pipe a site threatens, and registers in their own words', (
     const dLon = 600 / (111_320 * Math.cos((cy * Math.PI) / 180)), dLat = 250 / 110_950;
     // A station and its works yard, 1.2 km by 500 m, over blocks of the demo city.
     const ring = [[cx - dLon, cy - dLat], [cx + dLon, cy - dLat], [cx + dLon, cy + dLat], [cx - dLon, cy + dLat], [cx - dLon, cy - dLat]];
-    const site = (await api<{ id: number; measure: { corridorCount: Record<string, number> } }>(token, 'POST', '/construction/sites', { siteNo: 'E2E-METRO', name: '地铁 5 号线车站基坑', buildType: 'metro', source: 'report', geometry: { type: 'Polygon', coordinates: [ring] } }, water.id)).result;
+    const site = (await api<{ id: number; measure: { corridorCount: Record<string, number> } }>(token, 'POST', '/construction/sites', { siteNo: `E2E-METRO-${run}`, name: '地铁 5 号线车站基坑', buildType: 'metro', source: 'report', geometry: { type: 'Polygon', coordinates: [ring] } }, water.id)).result;
     const total = Object.values(site.measure.corridorCount).reduce((x, y) => x + y, 0);
     expect(total).toBeGreaterThan(20);
 
     await signIn(page, 'member');
     await page.goto('/risk/construction');
-    await page.getByTestId('construction-keyword').fill('E2E-METRO');
+    await page.getByTestId('construction-keyword').fill(`E2E-METRO-${run}`);
     await page.getByTestId('construction-keyword').press('Enter');
-    await page.locator('.ant-table-row', { hasText: 'E2E-METRO' }).click();
+    await page.locator('.ant-table-row', { hasText: `E2E-METRO-${run}` }).click();
     const list = page.getByTestId('site-pipe-list');
     await expect(page.getByTestId('site-pipe-list-count')).toHaveText(`${total} pipes`);
     const firstPage = await list.locator('tbody tr.ant-table-row').first().innerText();
@@ -120,10 +122,10 @@ test.describe('every pipe a site threatens, and registers in their own words', (
     await page.screenshot({ path: testInfo.outputPath('site-corridor-en.png') });
 
     // A level I waterlogging zone over the same blocks holds every pipe in it, paged the same way.
-    const area = (await api<{ id: number; pipes: { count: Record<string, number> } }>(token, 'POST', '/risk-areas/areas', { name: 'E2E 低洼积水区', kind: 'waterlogging', level: 'I', bufferM: 10, geometry: { type: 'Polygon', coordinates: [ring] } }, water.id)).result;
+    const area = (await api<{ id: number; pipes: { count: Record<string, number> } }>(token, 'POST', '/risk-areas/areas', { name: `E2E 低洼积水区 ${run}`, kind: 'waterlogging', level: 'I', bufferM: 10, geometry: { type: 'Polygon', coordinates: [ring] } }, water.id)).result;
     const held = Object.values(area.pipes.count).reduce((x, y) => x + y, 0);
     await page.goto('/risk/riskProne');
-    await page.locator('.ant-table-row', { hasText: 'E2E 低洼积水区' }).click();
+    await page.locator('.ant-table-row', { hasText: `E2E 低洼积水区 ${run}` }).click();
     await expect(page.getByTestId('area-pipe-list-count')).toHaveText(`${held} pipes`);
     await page.getByTestId('area-pipe-list').scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath('area-pipes-en.png') });
@@ -132,17 +134,17 @@ test.describe('every pipe a site threatens, and registers in their own words', (
     // A register in the district's own words: one of them is new here.
     const dir = mkdtempSync(join(tmpdir(), 'register-'));
     const csv = join(dir, '施工台账.csv');
-    writeFileSync(csv, `工地编号,工程名称,施工类型,经度,纬度\nE2E-R-1,道路大修,道路改造,${cx + dLon * 4},${cy}\nE2E-R-2,顶管施工,非开挖顶管,${cx + dLon * 6},${cy}\n`);
+    writeFileSync(csv, `工地编号,工程名称,施工类型,经度,纬度\nE2E-R1-${run},道路大修,道路改造,${cx + dLon * 4},${cy}\nE2E-R2-${run},顶管施工,非开挖顶管${run},${cx + dLon * 6},${cy}\n`);
     await page.getByTestId('construction-import').click();
     await page.getByTestId('import-dragger').locator('input[type=file]').setInputFiles(csv);
     await page.getByTestId('site-import-source').click();
     await page.locator('.ant-select-dropdown:visible').getByText('Report', { exact: true }).click();
     await page.getByTestId('import-start').click();
     const words = page.getByTestId('import-words');
-    await expect(words).toContainText('非开挖顶管');
+    await expect(words).toContainText(`非开挖顶管${run}`);
     await expect(words).toContainText('once, on row 2');
     await page.screenshot({ path: testInfo.outputPath('register-words-en.png') });
-    await page.getByTestId('import-word-非开挖顶管').click();
+    await page.getByTestId(`import-word-非开挖顶管${run}`).click();
     await page.locator('.ant-select-dropdown:visible').getByText('Storm/sewer works').click();
     // The spec's click guard ignores a second guarded click within a second of the start.
     await page.waitForTimeout(1100);
@@ -152,24 +154,25 @@ test.describe('every pipe a site threatens, and registers in their own words', (
     // The same screens in Chinese.
     await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
     await page.reload();
-    await page.getByTestId('construction-keyword').fill('E2E-METRO');
+    await page.getByTestId('construction-keyword').fill(`E2E-METRO-${run}`);
     await page.getByTestId('construction-keyword').press('Enter');
-    await page.locator('.ant-table-row', { hasText: 'E2E-METRO' }).click();
+    await page.locator('.ant-table-row', { hasText: `E2E-METRO-${run}` }).click();
     await expect(page.getByTestId('site-pipe-list-count')).toHaveText(`共 ${total} 条管段`);
     await page.getByTestId('site-pipe-list').scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath('site-corridor-zh.png') });
     await page.goto('/risk/riskProne');
-    await page.locator('.ant-table-row', { hasText: 'E2E 低洼积水区' }).click();
+    await page.locator('.ant-table-row', { hasText: `E2E 低洼积水区 ${run}` }).click();
     await expect(page.getByTestId('area-pipe-list-count')).toHaveText(`共 ${held} 条管段`);
     await page.getByTestId('area-pipe-list').scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath('area-pipes-zh.png') });
     await page.goto('/risk/construction');
-    writeFileSync(csv, `工地编号,工程名称,施工类型,经度,纬度\nE2E-R-3,桥梁加固,桥梁维修加固,${cx + dLon * 8},${cy}\n`);
+    writeFileSync(csv, `工地编号,工程名称,施工类型,经度,纬度\nE2E-R3-${run},桥梁加固,桥梁维修加固${run},${cx + dLon * 8},${cy}\n`);
     await page.getByTestId('construction-import').click();
     await page.getByTestId('import-dragger').locator('input[type=file]').setInputFiles(csv);
     await page.getByTestId('import-start').click();
-    await expect(page.getByTestId('import-words')).toContainText('桥梁维修加固');
-    await expect(page.getByTestId('import-words')).toContainText('1 次，见于第 1 行');
+    await expect(page.getByTestId('import-words')).toContainText(`桥梁维修加固${run}`);
+    // Chinese has one plural form: "首见于" whatever the count.
+    await expect(page.getByTestId('import-words')).toContainText('1 次，首见于第 1 行');
     await page.screenshot({ path: testInfo.outputPath('register-words-zh.png') });
   });
 });
