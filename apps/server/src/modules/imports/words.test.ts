@@ -61,7 +61,8 @@ describe('registers read in their own words', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('words: “gasWorks” is not a value of buildType');
     // Answered: the same upload goes in whole, each site under its own number.
-    const done = await start(api, 'construction', job, { source: 'report', words: [{ field: 'buildType', word: '燃气抢修', value: 'other' }] });
+    // The same word twice in one answer (as written and spaced) is one word: the last answer counts.
+    const done = await start(api, 'construction', job, { source: 'report', words: [{ field: 'buildType', word: '燃 气 抢 修', value: 'road' }, { field: 'buildType', word: '燃气抢修', value: 'other' }] });
     expect(done.status, JSON.stringify(done.problems)).toBe('succeeded');
     expect(done.result).toMatchObject({ inserted: 60, updated: 0 });
     const listed = (await api({ method: 'GET', url: '/api/construction/sites?keyword=JS-2026-&pageSize=100' })).json().result;

@@ -27,10 +27,10 @@ export class WordReader {
   }
 
   read<V extends string>(field: WordField, text: string, row: number): V | null {
-    const known = TABLES[field](text) ?? this.remembered.get(`${field}:${normalWord(text)}`);
+    const key = `${field}:${normalWord(text)}`;
+    const known = TABLES[field](text) ?? this.remembered.get(key);
     if (known) return known as V;
     this.unknownCount++;
-    const key = `${field}:${normalWord(text)}`;
     const seen = this.unknown.get(key);
     if (seen) seen.count++;
     else if (this.unknown.size < MAX_UNKNOWN_WORDS) this.unknown.set(key, { field, word: text.trim(), count: 1, row });
@@ -47,7 +47,9 @@ export class WordReader {
 export async function rememberWords(db: Db, enterpriseId: number, answers: WordAnswers | undefined) {
   if (!answers?.length) return;
   for (const a of answers) if (!WORD_VALUES[a.field].includes(a.value)) throw badRequest('import.wordAnswer', { value: a.value, field: a.field });
-  const rows = answers.map((a) => ({ enterpriseId, field: a.field, word: normalWord(a.word), value: a.value }));
+  // One row per word as stored (the last answer wins): an insert may not update the same row twice.
+  const byWord = new Map(answers.map((a) => [`${a.field}:${normalWord(a.word)}`, { enterpriseId, field: a.field, word: normalWord(a.word), value: a.value }]));
+  const rows = [...byWord.values()];
   await db
     .insert(importWords)
     .values(rows)
