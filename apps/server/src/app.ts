@@ -20,7 +20,7 @@ import { describeIssues } from './http/validation.ts';
 import { AccessCache, accessHook, routeAccess } from './http/access.ts';
 import { ChangeFeed } from './db/changes.ts';
 import { ReadCache } from './http/cache.ts';
-import { registerUploads } from './http/uploads.ts';
+import { isDiskFull, registerUploads } from './http/uploads.ts';
 import { withSafeSerializers } from './http/logging.ts';
 import { staticHeadersOf } from './http/headers.ts';
 import { refuseNulCharacters } from './http/validation.ts';
@@ -234,6 +234,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     if (error.issues) {
       return reply.code(400).send(envelope(false, 400, describeIssues(error.issues, lang), null));
+    }
+    // Disk full (the file system, or the database's: 53100) is the server's state, not a crash: reads go on.
+    if (isDiskFull(error) || error.code === '53100' || isDiskFull(error.cause)) {
+      request.log.error({ err: error }, 'disk full');
+      return reply.code(507).send(envelope(false, 507, translate('error.diskFull', lang), null));
     }
     if (error.statusCode === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
       return reply.code(413).send(envelope(false, 413, translate('error.tooLarge', lang), null));

@@ -92,6 +92,7 @@ const CORE_MESSAGES = {
   'notFound.member': { 'en-US': 'Member not found in this enterprise', 'zh-CN': '该企业中没有此成员' },
   'notFound.joinRequest': { 'en-US': 'Join request not found', 'zh-CN': '加入申请不存在' },
   'error.internal': { 'en-US': 'Internal server error', 'zh-CN': '服务器内部错误' },
+  'error.diskFull': { 'en-US': 'The server has no disk space left: nothing was kept. Try again later or tell your administrator', 'zh-CN': '服务器磁盘空间已满，未保存任何内容。请稍后重试或联系管理员' },
   'error.tooLarge': { 'en-US': 'The request body is too large', 'zh-CN': '请求内容过大' },
   'error.badBody': { 'en-US': 'The request body cannot be read', 'zh-CN': '请求内容无法解析' },
   'import.wordAnswer': { 'en-US': 'words: “{value}” is not a value of {field}', 'zh-CN': 'words：“{value}”不是 {field} 的可选值' },
@@ -99,6 +100,7 @@ const CORE_MESSAGES = {
   'field.number': { 'en-US': 'must be a number', 'zh-CN': '必须是数字' },
   'field.file': { 'en-US': 'must be a file sent as a multipart/form-data part', 'zh-CN': '须为以 multipart/form-data 方式上传的文件' },
   'field.nul': { 'en-US': 'must not contain the NUL character (U+0000)', 'zh-CN': '不能包含空字符（U+0000）' },
+  'field.tooDeep': { 'en-US': 'nests more than 64 levels deep', 'zh-CN': '嵌套超过 64 层' },
   'field.username.format': {
     'en-US': '3 to 32 letters, digits or _ . @ -',
     'zh-CN': '须为 3 到 32 位字母、数字或 _ . @ -',

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
@@ -49,11 +50,53 @@ export function registerUploads(app: FastifyInstance, dataDir: string, limitByte
   });
 
   return async function onFile(this: FastifyRequest, part: MultipartFile & { value?: unknown }) {
+    // A file name is input like any field: U+0000 in it is refused before anything is written.
+    if (part.filename.includes('\0') || part.fieldname.includes('\0')) {
+      await drain(part.file);
+      throw nulInFileName(part.fieldname);
+    }
     const path = join(dir, randomUUID());
     (this.uploads ??= []).push(path);
-    const out = createWriteStream(path);
-    await pipeline(part.file, out);
+    const written = await writeUpload(part.file, path);
     if (part.file.truncated) throw new AppError(413, 'upload.tooLarge', { mb: Math.round(limitBytes / 1024 / 1024) });
-    part.value = new UploadedFile(path, part.filename, part.mimetype, out.bytesWritten);
+    part.value = new UploadedFile(path, part.filename, part.mimetype, written);
   };
+}
+
+/** Disk full (or over the file system's quota) while writing: the server's problem, said as such (507). */
+export const isDiskFull = (error: unknown) => ['ENOSPC', 'EDQUOT'].includes((error as { code?: string } | null)?.code ?? '');
+
+/** The error for a file that could not be kept for want of space: its partial file is already gone. */
+export const diskFull = () => new AppError(507, 'error.diskFull');
+
+const nulInFileName = (fieldname: string) =>
+  Object.assign(new Error('invalid input'), { issues: [{ code: 'custom', path: [fieldname.replace(/\0/g, '\\0'), 'filename'], message: 'field.nul', input: undefined }] });
+
+async function drain(stream: Readable) {
+  stream.resume();
+  await finished(stream).catch(() => {});
+}
+
+/**
+ * Writes a part to `path` and answers the bytes written. When the disk fails (full), the partial
+ * file goes and the rest of the part is read and dropped, so the client gets its answer (507)
+ * instead of a cut connection.
+ */
+async function writeUpload(source: Readable, path: string): Promise<number> {
+  const out = createWriteStream(path);
+  let failure: unknown = null;
+  out.on('error', (error) => {
+    failure ??= error;
+    source.unpipe(out);
+    source.resume();
+  });
+  source.pipe(out);
+  await finished(source);
+  if (!failure) await finished(out).catch((error) => (failure ??= error));
+  if (failure) {
+    out.destroy();
+    await rm(path, { force: true });
+    throw isDiskFull(failure) ? diskFull() : failure;
+  }
+  return out.bytesWritten;
 }

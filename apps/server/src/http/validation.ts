@@ -37,25 +37,49 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }
 
-/** Paths of the strings (keys or values) holding U+0000 in a parsed query, body or params. */
-function nulPaths(value: unknown, path: (string | number)[], found: (string | number)[][]) {
-  if (typeof value === 'string') {
-    if (value.includes('\0')) found.push(path);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulPaths(item, [...path, index], found));
-  } else if (isRecord(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\0')) found.push([...path, key.replace(/\0/g, '\\0')]);
-      else nulPaths(item, [...path, key], found);
+/** How deep a request's query or body may nest: real forms are a few levels; deeper is an attack. */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
+ * The problems of a parsed query, body or params without recursion (a body 5,000 levels deep
+ * must not exhaust the stack): paths of strings (keys or values) holding U+0000, and whether the
+ * input nests deeper than MAX_INPUT_DEPTH (then nothing more is walked).
+ */
+export function inputProblems(roots: { value: unknown; path: (string | number)[] }[]): { nul: (string | number)[][]; tooDeep: boolean } {
+  const nul: (string | number)[][] = [];
+  const stack = [...roots].reverse();
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) nul.push(path);
+      continue;
+    }
+    const container = Array.isArray(value) || isRecord(value);
+    if (!container) continue;
+    if (path.length >= MAX_INPUT_DEPTH) return { nul, tooDeep: true };
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: [...path, index] });
+    } else {
+      for (const [key, item] of Object.entries(value).reverse()) {
+        if (key.includes('\0')) nul.push([...path, key.replace(/\0/g, '\\0')]);
+        else stack.push({ value: item, path: [...path, key] });
+      }
     }
   }
+  return { nul, tooDeep: false };
 }
 
-/** Refuses U+0000 anywhere in the input with 400 naming each field (the database cannot store it). */
+const issueAt = (path: (string | number)[], message: string) => ({ code: 'custom', path, message, input: undefined }) as unknown as Issue;
+
+/**
+ * Refuses U+0000 anywhere in the input with 400 naming each field (the database cannot store it),
+ * a cookie or input nested deeper than MAX_INPUT_DEPTH.
+ */
 export function refuseNulCharacters(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) {
-  const found: (string | number)[][] = [];
-  for (const part of [request.params, request.query, request.body]) nulPaths(part, [], found);
-  if (found.length === 0) return done();
-  const issues = found.map((path) => ({ code: 'custom', path, message: 'field.nul', input: undefined }) as unknown as Issue);
+  // Cookies are input too (a percent-encoded %00 decodes to U+0000): named "cookie.<name>".
+  const roots = [request.params, request.query, request.body].map((value) => ({ value, path: [] as string[] }));
+  const { nul, tooDeep } = inputProblems([...roots, { value: request.cookies ?? {}, path: ['cookie'] }]);
+  if (!tooDeep && nul.length === 0) return done();
+  const issues = tooDeep ? [issueAt([], 'field.tooDeep')] : nul.map((path) => issueAt(path, 'field.nul'));
   done(Object.assign(new Error('invalid input'), { issues }));
 }
