@@ -193,6 +193,10 @@ const CORE_MESSAGES = {
   'import.unreadable': { 'en-US': 'file: cannot be read as {format}: {detail}', 'zh-CN': 'file：无法按 {format} 读取：{detail}' },
   'import.noFeatures': { 'en-US': 'file: holds no features', 'zh-CN': 'file：文件中没有要素' },
   'import.emptyFile': { 'en-US': 'file: the file is empty', 'zh-CN': 'file：文件是空的' },
+  'import.lineTooLong': { 'en-US': 'file: line {row} is longer than {mb} MB (a CSV has one record a line)', 'zh-CN': 'file：第 {row} 行超过 {mb} MB（CSV 每行一条记录）' },
+  'import.nul': { 'en-US': 'file: record {row}, field {field} holds the NUL character (U+0000), which cannot be stored', 'zh-CN': 'file：第 {row} 条记录的字段 {field} 含空字符（U+0000），无法保存' },
+  'import.nulColumn': { 'en-US': 'file: column {column} of the header holds the NUL character (U+0000)', 'zh-CN': 'file：表头第 {column} 列含空字符（U+0000）' },
+  'import.doctype': { 'en-US': 'file: XML with a document type declaration (<!DOCTYPE>) is not accepted, as it can define entities; remove the declaration', 'zh-CN': 'file：不接受带文档类型声明（<!DOCTYPE>）的 XML，因其可定义实体；请删除该声明' },
   'import.notXml': { 'en-US': 'file: not a well-formed KML (XML) document (line {line})', 'zh-CN': 'file：不是格式正确的 KML（XML）文档（第 {line} 行）' },
   'import.crsRequired': {
     'en-US': 'srid: the file does not say its coordinate system (no .prj): choose one',

@@ -1,4 +1,5 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
+import { hasDoctype } from '../imports/sources/kml.ts';
 import { areaGeometry, type AreaGeometry, type WarningLevel, type WarningType } from '@console/contract';
 import type { ImportProblemRecord } from '../../db/schema.ts';
 import { circlePolygon } from '../../geo/geometry.ts';
@@ -118,6 +119,8 @@ const isoTime = (text: string | null) => (text && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2
  * requires, or whose type, level or times cannot be read, is a problem and nothing is kept.
  */
 export function readCap(text: string): CapResult {
+  // Entities a DOCTYPE defines would be read as text (or files): refused before parsing.
+  if (hasDoctype(text)) return { problems: [problem(null, null, 'file', 'import.doctype')] };
   let document;
   try {
     document = new DOMParser({
@@ -174,7 +177,7 @@ export function readCap(text: string): CapResult {
     if (!endIso) return void problems.push(problem(row, identifier, 'expires', 'field.dateTime'));
     const area = info ? capArea(info) : null;
     if (area === 'bad') return void problems.push(problem(row, identifier, 'area', 'weather.capArea'));
-    messages.push({
+    const message: CapMessage = {
       identifier: identifier!,
       sender: get('sender')!,
       sent,
@@ -191,7 +194,11 @@ export function readCap(text: string): CapResult {
       instruction: inInfo('instruction'),
       areaDesc: info ? (children(info, 'area').map((a) => childText(a, 'areaDesc')).filter(Boolean).join('; ') || null) : null,
       area,
-    });
+    };
+    // &#0; parses to U+0000, which no text column can store.
+    const nul = Object.entries(message).find(([, value]) => typeof value === 'string' && value.includes('\0'));
+    if (nul) return void problems.push(problem(row, identifier!.replace(/\0/g, '\\0'), nul[0], 'field.nul'));
+    messages.push(message);
   });
   if (problems.length) return { problems };
   return { messages: messages.sort((a, b) => a.sent.localeCompare(b.sent)), skipped };

@@ -6,7 +6,7 @@ import type { Geometry } from 'geojson';
 import type { MessageKey } from '@console/contract';
 import { crsOfSrid } from '../crs.ts';
 import { sniffEncoding } from './encoding.ts';
-import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
+import { refuseNul, UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
 const WKT_COLUMNS = /^(wkt|wkt_geom|geometry|geom|the_geom|shape)$/i;
 const LON_COLUMNS = /^(lon|lng|long|longitude|x|经度)$/i;
@@ -15,8 +15,16 @@ const LAT_COLUMNS = /^(lat|latitude|y|纬度)$/i;
 const EASTING_COLUMNS = /^(easting|east|东坐标)$/i;
 const NORTHING_COLUMNS = /^(northing|north|北坐标)$/i;
 
-/** A quoted record's quotes are balanced once it is whole ("" inside a field counts twice). */
-const quotesBalanced = (text: string) => (text.split('"').length - 1) % 2 === 0;
+/** Quotes in a text ("" inside a field counts twice: a quoted record is whole once they are even). */
+const quoteCount = (text: string) => text.split('"').length - 1;
+
+/**
+ * The longest record (line, or the lines of a quoted field) read, in characters: real records are
+ * kilobytes (a wide InSAR row) to a few megabytes (a WKT polygon); a file without line breaks is
+ * refused at this length instead of being held whole.
+ */
+export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
+const recordTooLong = (row: number) => new UnreadableFile('import.lineTooLong', { row, mb: MAX_RECORD_CHARS / 1024 / 1024 });
 
 function parseQuoted(text: string): string[] {
   try {
@@ -37,33 +45,49 @@ export function recordFields(text: string): string[] {
 /**
  * The file's records as their text, a file chunk's worth at a time: a record is a line, or the
  * lines of a record whose quoted field runs over several. Empty lines are skipped; a BOM goes.
+ * Each character is copied once (an unfinished line is kept as pieces, joined when it ends), and
+ * no record may pass MAX_RECORD_CHARS.
  */
 async function* csvRecordTexts(path: string, encoding: string, onBytes: (n: number) => void, lastLine = Infinity): AsyncGenerator<string[]> {
   const decoder = new TextDecoder(encoding);
-  let rest = '';
-  let pending: string | null = null;
+  let pieces: string[] = [];
+  let piecesLength = 0;
+  let pending: string[] | null = null;
+  let pendingLength = 0;
+  let pendingQuotes = 0;
   let lines = 0;
+  let physicalLine = 0;
   const take = (raw: string, out: string[]) => {
+    physicalLine++;
     let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (lines === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (pending !== null) {
-      pending += `\n${line}`;
-      if (quotesBalanced(pending)) out.push(pending), (pending = null), lines++;
+      pending.push(line);
+      pendingLength += line.length + 1;
+      pendingQuotes += quoteCount(line);
+      if (pendingLength > MAX_RECORD_CHARS) throw recordTooLong(physicalLine);
+      if (pendingQuotes % 2 === 0) out.push(pending.join('\n')), (pending = null), lines++;
     } else if (!line.trim()) return;
-    else if (!opensQuotedField(line) || quotesBalanced(line)) out.push(line), lines++;
-    else pending = line;
+    else if (!opensQuotedField(line) || quoteCount(line) % 2 === 0) out.push(line), lines++;
+    else (pending = [line]), (pendingLength = line.length), (pendingQuotes = quoteCount(line));
   };
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
     onBytes((chunk as Buffer).length);
-    const parts = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
-    rest = parts.pop()!;
+    const text = decoder.decode(chunk as Buffer, { stream: true });
     const out: string[] = [];
-    for (let i = 0; i < parts.length && lines < lastLine; i++) take(parts[i], out);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0 && lines < lastLine; end = text.indexOf('\n', start)) {
+      const part = text.slice(start, end);
+      take(piecesLength ? pieces.join('') + part : part, out);
+      (pieces = []), (piecesLength = 0), (start = end + 1);
+    }
+    if (lines >= lastLine) return yield out;
+    if (start < text.length) pieces.push(text.slice(start)), (piecesLength += text.length - start);
+    if (piecesLength > MAX_RECORD_CHARS) throw recordTooLong(physicalLine + 1);
     yield out;
-    if (lines >= lastLine) return;
   }
   const out: string[] = [];
-  take(rest + decoder.decode(), out);
+  take(pieces.join('') + decoder.decode(), out);
   yield out;
   if (pending !== null) throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: 'a quoted field is not closed' });
 }
@@ -120,6 +144,8 @@ export async function openCsv(path: string): Promise<Source> {
     throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: (error as Error).message });
   }
   if (header.every((name) => !name.trim())) throw new UnreadableFile('import.emptyFile');
+  const nulColumn = header.findIndex((name) => name.includes('\0'));
+  if (nulColumn >= 0) throw new UnreadableFile('import.nulColumn', { column: nulColumn + 1 });
   const wktColumn = header.findIndex((name) => WKT_COLUMNS.test(name));
   let lonColumn = header.findIndex((name) => LON_COLUMNS.test(name));
   let latColumn = header.findIndex((name) => LAT_COLUMNS.test(name));
@@ -184,6 +210,7 @@ export interface CsvLayout {
 /** A record's feature: its geometry from the WKT or coordinate columns, or why there is none. */
 export function csvFeature(values: string[], row: number, layout: CsvLayout): SourceFeature {
   const feature = (geometry: Geometry | null, problem?: MessageKey) => new CsvFeature(row, geometry, values, layout.attributes, problem);
+  if (values.some((value) => value.includes('\0'))) refuseNul(row, feature(null).properties);
   if (layout.wktColumn >= 0) {
     const text = values[layout.wktColumn]?.trim();
     if (!text) return feature(null);

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import type { Feature, Geometry } from 'geojson';
 import { crsFromName, crsOfSrid } from '../crs.ts';
 import { JsonArraySplitter, JsonSyntaxError } from './jsonArraySplitter.ts';
-import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
+import { refuseNul, UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
 /** The legacy "crs" member, read from the head of the file (it comes before the features). */
 async function crsMember(path: string) {
@@ -35,6 +35,8 @@ export function geoJsonFeature(text: string, row: number): SourceFeature {
   const geometry = value && typeof value === 'object' ? ((value.geometry ?? null) as Geometry | null) : null;
   const properties = value && typeof value === 'object' && typeof value.properties === 'object' && value.properties ? value.properties : {};
   if (value && typeof value === 'object' && value.id !== undefined && properties.id === undefined) properties.id = value.id;
+  // An escaped \u0000 is the only way U+0000 gets into JSON text (a raw one does not parse).
+  if (text.includes('\\u0000')) refuseNul(row, properties);
   return { row, geometry, properties };
 }
 

@@ -5,16 +5,21 @@ import { DOMParser } from '@xmldom/xmldom';
 import { kml } from '@tmcw/togeojson';
 import type { Feature } from 'geojson';
 import { crsOfSrid } from '../crs.ts';
-import { UnreadableFile, type Source } from './types.ts';
+import { refuseNul, UnreadableFile, type Source } from './types.ts';
 
 /** Style members togeojson adds to properties: not attributes of the features. */
 const STYLE_KEYS = new Set(['styleUrl', 'styleHash', 'styleMapHash', 'stroke', 'stroke-opacity', 'stroke-width', 'fill', 'fill-opacity', 'icon', 'visibility']);
 /** Network links followed, at most this deep (a link may point back). */
 const MAX_LINK_DEPTH = 4;
 
+/** Whether XML text declares a document type (refused before any parser sees it). */
+export const hasDoctype = (text: string) => /<!DOCTYPE/i.test(text);
+
 /** The XML document of a KML file; an empty or broken one is refused in the user's words, not the parser's. */
 function parseKml(text: string) {
   if (!text.trim()) throw new UnreadableFile('import.emptyFile');
+  // A document type declaration can define entities (external files, billion laughs): KML needs none.
+  if (hasDoctype(text)) throw new UnreadableFile('import.doctype');
   let line = 1;
   try {
     return new DOMParser({
@@ -64,6 +69,7 @@ export async function openKml(path: string): Promise<Source> {
       for (const feature of features) {
         done++;
         const properties = Object.fromEntries(Object.entries(feature.properties ?? {}).filter(([key]) => !STYLE_KEYS.has(key)));
+        refuseNul(done, properties);
         yield { row: done, geometry: feature.geometry, properties };
       }
     },

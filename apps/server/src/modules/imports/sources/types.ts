@@ -55,3 +55,16 @@ export class UnreadableFile extends Error {
     this.params = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, typeof value === 'string' ? withoutServerPaths(value) : value]));
   }
 }
+
+/**
+ * Refuses a feature whose attributes hold U+0000 (PostgreSQL text and jsonb cannot store it),
+ * naming the record and the field: a name, a text value, or text nested in a value.
+ */
+export function refuseNul(row: number, properties: Record<string, unknown>) {
+  for (const [name, value] of Object.entries(properties)) {
+    const nested = value !== null && typeof value === 'object' && JSON.stringify(value).includes('\\u0000');
+    if (name.includes('\0') || (typeof value === 'string' && value.includes('\0')) || nested) {
+      throw new UnreadableFile('import.nul', { row, field: name.replace(/\0/g, '\\0') });
+    }
+  }
+}

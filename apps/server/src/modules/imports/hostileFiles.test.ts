@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ImportJobView } from '@console/contract';
+import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { MAX_RECORD_CHARS } from './sources/csv.ts';
+
+const demo = useDemoServer();
+type Api = ReturnType<typeof as>;
+
+const pipeUpload = (api: Api, fileName: string, content: Buffer | string, lang = 'en-US') => {
+  const body = multipartFile('file', fileName, content);
+  return api({ method: 'POST', url: '/api/pipelines/imports', payload: body.payload, headers: { ...body.headers, 'accept-language': lang } });
+};
+
+/** A utility's pipe register as a GIS export writes it, with `rows` lines. */
+const register = (rows: number, row: (i: number) => string = (i) => `GX-${i},供水,DN300,${(120.1 + i * 1e-4).toFixed(5)},30.2`) =>
+  ['管线编号,管线类型,规格,经度,纬度', ...Array.from({ length: rows }, (_, i) => row(i))].join('\r\n');
+
+const feature = (properties: string) => `{"type":"Feature","properties":${properties},"geometry":{"type":"LineString","coordinates":[[120.2,30.2],[120.21,30.21]]}}`;
+
+describe('U+0000 inside an import file', () => {
+  it('refuses it at analysis naming the record and field: CSV values and column names, GeoJSON properties, KML', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const cases: [name: string, content: string, en: string][] = [
+      ['pipes.csv', register(3, (i) => `GX-${i},供水,${i === 1 ? 'DN\u0000300' : 'DN300'},120.1,30.2`), 'file: record 2, field 规格 holds the NUL character (U+0000), which cannot be stored'],
+      ['pipes.csv', '管线编号,管\0线类型,经度,纬度\r\nGX-1,供水,120.1,30.2', 'file: column 2 of the header holds the NUL character (U+0000)'],
+      ['pipes.geojson', `{"type":"FeatureCollection","features":[${feature('{"id":"a"}')},${feature('{"id":"b","owner":"x\\u0000y"}')}]}`, 'file: record 2, field owner holds the NUL character (U+0000), which cannot be stored'],
+      ['pipes.geojson', `{"type":"FeatureCollection","features":[${feature('{"id":"a","survey":{"notes":["ok","\\u0000"]}}')}]}`, 'file: record 1, field survey holds the NUL character (U+0000), which cannot be stored'],
+      ['pipes.kml', '<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>GX&#0;1</name><LineString><coordinates>120.2,30.2 120.21,30.21</coordinates></LineString></Placemark></Document></kml>', 'file: record 1, field name holds the NUL character (U+0000), which cannot be stored'],
+    ];
+    for (const [name, content, en] of cases) {
+      const response = await pipeUpload(api, name, content);
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(400);
+      expect(response.json().message).toBe(en);
+    }
+    const zh = await pipeUpload(api, 'pipes.csv', cases[0][1], 'zh-CN');
+    expect(zh.json().message).toBe('file：第 2 条记录的字段 规格 含空字符（U+0000），无法保存');
+  });
+
+  it('ends a started job as failed naming the record when the NUL lies past the analysed sample, writing nothing', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const before = (await api({ method: 'GET', url: '/api/pipelines?pageSize=1' })).json().result.total;
+    const content = register(400, (i) => `NUL-${i},供水,${i === 350 ? 'DN\u0000300' : 'DN300'},${(120.1 + i * 1e-4).toFixed(5)},30.2,${(120.1 + i * 1e-4).toFixed(5)},30.21`).replace('经度,纬度', '起点经度,起点纬度');
+    const csv = content.replace(/^.*$/m, 'pipeId,networkType,spec,wkt').replace(/^(NUL-\d+,[^,]*,[^,]*),([\d.]+),([\d.]+),([\d.]+),([\d.]+)$/gm, '$1,"LINESTRING($2 $3,$4 $5)"');
+    const analysed = await pipeUpload(api, 'pipes.csv', csv);
+    expect(analysed.statusCode, analysed.body).toBe(200);
+    const job = analysed.json().result as ImportJobView;
+    const started = await api({ method: 'POST', url: `/api/pipelines/imports/${job.id}/start`, payload: { mapping: job.suggestedMapping } });
+    expect(started.statusCode, started.body).toBe(200);
+    await demo.app.imports.settled(job.id);
+    const ended = (await api({ method: 'GET', url: `/api/pipelines/imports/${job.id}` })).json().result as ImportJobView;
+    expect(ended.status).toBe('failed');
+    expect(ended.problems.map((p) => p.reason)).toEqual(['file: record 351, field spec holds the NUL character (U+0000), which cannot be stored']);
+    expect((await api({ method: 'GET', url: '/api/pipelines?pageSize=1' })).json().result.total).toBe(before);
+  });
+});
+
+describe('XML with a document type declaration', () => {
+  const xxe = (body: string) => `<?xml version="1.0"?>\n<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n${body}`;
+
+  it('is refused before parsing: KML at analysis, CAP warnings, and nothing is kept', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const kml = await pipeUpload(api, 'pipes.kml', xxe('<kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>&xxe;</name><Point><coordinates>120.2,30.2</coordinates></Point></Placemark></Document></kml>'));
+    expect(kml.statusCode).toBe(400);
+    expect(kml.json().message).toBe('file: XML with a document type declaration (<!DOCTYPE>) is not accepted, as it can define entities; remove the declaration');
+    const capText = readFileSync(new URL('../weather/fixtures/cap-rainstorm.xml', import.meta.url), 'utf8')
+      .replace('<?xml version="1.0" encoding="UTF-8"?>', '')
+      .replace(/<headline>[^<]*<\/headline>/, '<headline>&xxe;</headline>');
+    const cap = await api({ method: 'POST', url: '/api/weather/uploads', ...multipartFile('file', 'warning.xml', xxe(capText)) });
+    expect(cap.statusCode, cap.body).toBe(400);
+    expect(cap.json().message).toContain('<!DOCTYPE>');
+    const kept = (await api({ method: 'GET', url: '/api/weather/warnings?from=2026-06-17T00:00:00Z&to=2026-06-19T00:00:00Z' })).json().result as { headline: string }[];
+    expect(kept.filter((w) => w.headline?.includes('xxe'))).toEqual([]);
+  });
+
+  it('refuses a CAP message holding &#0; naming the message and field', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const capText = readFileSync(new URL('../weather/fixtures/cap-rainstorm.xml', import.meta.url), 'utf8').replace(/<headline>([^<]*)<\/headline>/, '<headline>$1&#0;</headline>');
+    const cap = await api({ method: 'POST', url: '/api/weather/uploads', ...multipartFile('file', 'warning.xml', capText) });
+    expect(cap.statusCode, cap.body).toBe(400);
+    expect(cap.json().message).toMatch(/headline: must not contain the NUL character/);
+  });
+});
+
+describe('a CSV without line breaks', () => {
+  it('is refused with 400 once a line passes the cap (a quoted field too), and leaves nothing behind', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const jobsBefore = await readdir(join(demo.dataDir, 'imports')).catch(() => []);
+    const line = Buffer.alloc(MAX_RECORD_CHARS + 1024 * 1024, 'x');
+    const response = await pipeUpload(api, 'pipes.csv', line);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(400);
+    expect(response.json().message).toBe('file: line 1 is longer than 16 MB (a CSV has one record a line)');
+    // A quoted field that never closes is held to the same cap.
+    const open = await pipeUpload(api, 'pipes.csv', Buffer.concat([Buffer.from('id,wkt\r\n1,"'), Buffer.alloc(MAX_RECORD_CHARS + 1024 * 1024, 'a\n')]));
+    expect(open.statusCode).toBe(400);
+    expect(open.json().message).toMatch(/^file: line \d+ is longer than 16 MB/);
+    expect(await readdir(join(demo.dataDir, 'imports')).catch(() => [])).toEqual(jobsBefore);
+  });
+});
