@@ -64,6 +64,12 @@ const CORE_MESSAGES = {
     'en-US': 'Too many requests from this address, try again in {seconds} s',
     'zh-CN': '请求过于频繁，请 {seconds} 秒后再试',
   },
+  'alerts.tooManyStreams': {
+    'en-US': 'Too many live alert streams are open ({max} for {who}): close other console tabs and reload',
+    'zh-CN': '实时告警连接过多（{who}最多 {max} 个）：请关闭其他控制台标签页后刷新',
+  },
+  'alerts.streamsOfSignIn': { 'en-US': 'one sign-in', 'zh-CN': '每个登录' },
+  'alerts.streamsOfAddress': { 'en-US': 'one address', 'zh-CN': '每个地址' },
   'sms.tooSoon': {
     'en-US': 'phone: a code was sent less than a minute ago, try again in {seconds} s',
     'zh-CN': 'phone：验证码发送过于频繁，请 {seconds} 秒后再试',

@@ -7,6 +7,7 @@ import { alerts, pois, smsOutbox, users, weatherWarnings } from '../../db/schema
 import { queryRows } from '../../db/client.ts';
 import { DEFAULT_ALERT_SETTINGS } from '@console/contract';
 import { escalateRule, RULE_NAMES } from './rules.ts';
+import { MAX_STREAMS } from './routes.ts';
 
 const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
@@ -375,5 +376,44 @@ describe('live alerts', () => {
     await until(() => waterStream.ended(), 3000);
     expect(gasStream.ended()).toBe(false);
     gasStream.close();
+  });
+
+  it('caps the streams of one sign-in (10) and of one address with a clear 429, keeping the open ones', async () => {
+    if (!demo.app.server.listening) await demo.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (demo.app.server.address() as AddressInfo).port;
+    const token = await login(demo.app, 'admin');
+    const other = await login(demo.app, 'viewer');
+    const open = [];
+    for (let i = 0; i < MAX_STREAMS.perToken; i++) open.push(openStream(port, token, demo.ids.water));
+    expect(await Promise.all(open.map((s) => s.ready))).toEqual(Array(MAX_STREAMS.perToken).fill(200));
+    const refused = await fetch(`http://127.0.0.1:${port}/api/alerts/live`, { headers: { 'Access-Token': token, 'Enterprise-Id': String(demo.ids.water), 'Accept-Language': 'zh-CN' } });
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toBe('实时告警连接过多（每个登录最多 10 个）：请关闭其他控制台标签页后刷新');
+    // The open ones were kept; one closed makes room for another.
+    expect(open.every((s) => !s.ended())).toBe(true);
+    open.shift()!.close();
+    await until(() => true, 100);
+    let again = openStream(port, token, demo.ids.water);
+    for (let tries = 0; (await again.ready) === 429 && tries < 50; tries++) {
+      await new Promise((r) => setTimeout(r, 20));
+      again = openStream(port, token, demo.ids.water);
+    }
+    expect(await again.ready).toBe(200);
+    open.push(again);
+
+    // One address: the cap counts every sign-in's streams from it.
+    const cap = MAX_STREAMS.perAddress;
+    MAX_STREAMS.perAddress = MAX_STREAMS.perToken + 2;
+    try {
+      const more = [openStream(port, other, demo.ids.water), openStream(port, other, demo.ids.water)];
+      expect(await Promise.all(more.map((s) => s.ready))).toEqual([200, 200]);
+      open.push(...more);
+      const byAddress = await fetch(`http://127.0.0.1:${port}/api/alerts/live`, { headers: { 'Access-Token': other, 'Enterprise-Id': String(demo.ids.water) } });
+      expect(byAddress.status).toBe(429);
+      expect((await byAddress.json()).message).toBe('Too many live alert streams are open (12 for one address): close other console tabs and reload');
+    } finally {
+      MAX_STREAMS.perAddress = cap;
+      for (const s of open) s.close();
+    }
   });
 });

@@ -13,6 +13,7 @@ import {
   alertStepBodies,
   idParams,
   isActionAllowed,
+  translate,
   manualAlertBody,
   type Action,
   type AlertSettings,
@@ -21,6 +22,7 @@ import {
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
+import { tooMany } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
 import type { AlertEngine } from './engine.ts';
 import { addAlertPhoto, alertPhoto } from './files.ts';
@@ -32,6 +34,12 @@ const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterpr
 const settings: { access: Access } = { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } };
 /** A live stream says it is alive this often (proxies close quiet connections). */
 const HEARTBEAT_MS = 15_000;
+/**
+ * Streams open at once per sign-in and per address: each holds a connection and a descriptor, so
+ * one client may not take the server's (a person has a few tabs; an office behind one address, many).
+ * Past the cap a new stream is refused with 429 and the open ones, oldest first, are kept.
+ */
+export const MAX_STREAMS = { perToken: 10, perAddress: 100 };
 
 const STEP_SUMMARIES: Record<AlertStep, string> = {
   confirm: 'Confirm a new alert (it is real)',
@@ -127,6 +135,13 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   // made again whenever sign-ins or memberships change, so a revoked token or a removed member
   // loses the stream within a second. Only alerts of the stream's enterprise are sent.
   const streams = new Set<() => void>();
+  const openPerToken = new Map<string, number>();
+  const openPerAddress = new Map<string, number>();
+  const count = (counts: Map<string, number>, key: string, by: number) => {
+    const n = (counts.get(key) ?? 0) + by;
+    if (n > 0) counts.set(key, n);
+    else counts.delete(key);
+  };
   app.addHook('preClose', async () => {
     for (const end of [...streams]) end();
   });
@@ -135,6 +150,11 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     const token = String(request.headers[HEADERS.token.toLowerCase()]);
     const tokenHash = request.tokenHash!;
     const enterpriseHeader = request.headers[HEADERS.enterprise.toLowerCase()];
+    // Counted and checked in one step (no await between): 60 streams opened at once meet the same cap.
+    const address = request.ip;
+    const language = request.language;
+    if ((openPerToken.get(tokenHash) ?? 0) >= MAX_STREAMS.perToken) throw tooMany('alerts.tooManyStreams', { max: MAX_STREAMS.perToken, who: translate('alerts.streamsOfSignIn', language) }, 60);
+    if ((openPerAddress.get(address) ?? 0) >= MAX_STREAMS.perAddress) throw tooMany('alerts.tooManyStreams', { max: MAX_STREAMS.perAddress, who: translate('alerts.streamsOfAddress', language) }, 60);
     const stillAllowed = async () => {
       const user = await app.access.user(token, tokenHash);
       const enterprise = user && (await app.access.currentEnterprise(user.id, enterpriseHeader));
@@ -163,12 +183,17 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     }, HEARTBEAT_MS);
     function end() {
       if (!streams.delete(end)) return;
+      count(openPerToken, tokenHash, -1);
+      count(openPerAddress, address, -1);
       stopAlerts();
       stopChanges();
       clearInterval(heartbeat);
       if (recheck) clearTimeout(recheck);
       raw.end();
     }
+    // Still the same tick as the check above: nothing awaited between them.
+    count(openPerToken, tokenHash, 1);
+    count(openPerAddress, address, 1);
     streams.add(end);
     request.raw.on('close', end);
   });
