@@ -35,6 +35,7 @@ import { pipelineRoutes } from './modules/pipelines/routes.ts';
 import { openDataRoutes } from './modules/openData/routes.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
 import { JobRunner } from './modules/imports/runner.ts';
+import { abandonIdleJobs } from './modules/imports/jobs.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
 import { leakRoutes } from './modules/leaks/routes.ts';
@@ -123,6 +124,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Imports run in the background; closing the server stops them (they end as failed, writing nothing).
   const importRunner = new JobRunner(database.db, changes);
   app.decorate('imports', importRunner);
+  // Uploads left at the mapping step for an hour are removed (each enterprise's are also swept when it uploads or lists).
+  const sweepUploads = () => void abandonIdleJobs(database.db).catch((error) => app.log.error({ err: error }, 'sweeping abandoned uploads failed'));
+  const uploadSweeper = setInterval(sweepUploads, 10 * 60_000).unref();
+  sweepUploads();
   // Enterprises whose weather comes from a service are fetched on their schedule (one instance each time).
   const weatherSchedule = new WeatherSchedule(database.db);
   weatherSchedule.start();
@@ -139,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
   app.decorate('alerts', alertEngine);
   app.addHook('onClose', async () => {
+    clearInterval(uploadSweeper);
     await alertEngine.close();
     await weatherSchedule.close();
     await pipeRisk.idle();
@@ -267,7 +273,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
       await api.register(projectRoutes, { prefix: '/projects' });
-      const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, parallelFromBytes: config.parallelImportBytes };
+      const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, quota: config.importQuota, parallelFromBytes: config.parallelImportBytes };
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
       // What is measured against a new network follows it, as the import job's second phase (the
       // job succeeds after it, its share shown): sites, then risk-prone areas, then composite risk

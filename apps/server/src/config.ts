@@ -15,6 +15,8 @@ export interface Config {
   bodyLimit: number;
   /** Size limit of one uploaded file in bytes (imports). */
   uploadLimit: number;
+  /** What an enterprise's pending imports (analysed or running) may hold on disk at once. */
+  importQuota: number;
   /** Imports of files from this size on read their rows in worker threads, where the kind can (bytes). */
   parallelImportBytes: number;
   /** Size limit of one photo in bytes. */
@@ -45,6 +47,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     icpNumber: env.ICP_NUMBER ?? '京ICP备00000000号',
     bodyLimit: megabytes(env, 'BODY_LIMIT_MB', 20),
     uploadLimit: megabytes(env, 'UPLOAD_LIMIT_MB', 200),
+    importQuota: megabytes(env, 'IMPORT_QUOTA_MB', 2048),
     parallelImportBytes: megabytes(env, 'PARALLEL_IMPORT_MB', 32),
     photoLimit: megabytes(env, 'PHOTO_LIMIT_MB', 10),
     logLevel: env.LOG_LEVEL ?? 'info',

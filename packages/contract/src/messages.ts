@@ -200,6 +200,14 @@ const CORE_MESSAGES = {
   'import.noFeatures': { 'en-US': 'file: holds no features', 'zh-CN': 'file：文件中没有要素' },
   'import.emptyFile': { 'en-US': 'file: the file is empty', 'zh-CN': 'file：文件是空的' },
   'import.lineTooLong': { 'en-US': 'file: line {row} is longer than {mb} MB (a CSV has one record a line)', 'zh-CN': 'file：第 {row} 行超过 {mb} MB（CSV 每行一条记录）' },
+  'import.quota': {
+    'en-US': 'file: your enterprise\'s unfinished imports hold {used} MB of the {quota} MB allowed, and this file needs {size} MB: start or leave them (an import left unstarted for an hour is removed)',
+    'zh-CN': 'file：本企业未完成的导入已占用 {used} MB（上限 {quota} MB），本文件需 {size} MB：请先开始或放弃这些导入（未开始的导入一小时后自动清除）',
+  },
+  'import.abandoned': {
+    'en-US': 'Left at the field mapping step for over an hour: the upload was removed. Upload the file again to import it',
+    'zh-CN': '在字段映射步骤停留超过一小时，上传的文件已清除。如需导入请重新上传',
+  },
   'import.nul': { 'en-US': 'file: record {row}, field {field} holds the NUL character (U+0000), which cannot be stored', 'zh-CN': 'file：第 {row} 条记录的字段 {field} 含空字符（U+0000），无法保存' },
   'import.nulColumn': { 'en-US': 'file: column {column} of the header holds the NUL character (U+0000)', 'zh-CN': 'file：表头第 {column} 列含空字符（U+0000）' },
   'import.doctype': { 'en-US': 'file: XML with a document type declaration (<!DOCTYPE>) is not accepted, as it can define entities; remove the declaration', 'zh-CN': 'file：不接受带文档类型声明（<!DOCTYPE>）的 XML，因其可定义实体；请删除该声明' },

@@ -23,8 +23,10 @@ export const importJobs = pgTable(
     status: text('status', { enum: IMPORT_STATUSES }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),
-    /** Folder under DATA_DIR holding the upload (removed when the job ends). */
+    /** Folder under DATA_DIR holding the upload (removed when the job ends, fails or is left unstarted). */
     workDir: text('work_dir').notNull(),
+    /** What the folder holds on disk (the upload and a zip's unpacked files): counted against the enterprise's quota while the job is pending. */
+    diskBytes: bigint('disk_bytes', { mode: 'number' }).notNull().default(0),
     format: text('format', { enum: ['geojson', 'shapefile', 'kml', 'csv'] }).notNull(),
     detectedSrid: integer('detected_srid'),
     detectedCrs: text('detected_crs'),
@@ -43,7 +45,11 @@ export const importJobs = pgTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
-    /** Touched while the job runs: a running job not touched for long was cut off by a stopped server. */
+    /**
+     * Touched while the job runs: a running job not touched for long was cut off by a stopped
+     * server. An analysed job's last step (its upload, or its return to ask for words): left for an
+     * hour, its upload goes.
+     */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import type { ImportJobView } from '@console/contract';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { MAX_RECORD_CHARS } from './sources/csv.ts';
@@ -97,5 +98,43 @@ describe('a CSV without line breaks', () => {
     expect(open.statusCode).toBe(400);
     expect(open.json().message).toMatch(/^file: line \d+ is longer than 16 MB/);
     expect(await readdir(join(demo.dataDir, 'imports')).catch(() => [])).toEqual(jobsBefore);
+  });
+});
+
+describe('uploads left on disk', () => {
+  const quotaServer = useDemoServer({ importQuota: 1024 * 1024 });
+  /** A pipe register of about `kb` kilobytes. */
+  const registerOf = (kb: number, tag: string) => register(Math.ceil((kb * 1024) / 40), (i) => `${tag}-${i},供水,DN300,${(120.1 + (i % 1000) * 1e-4).toFixed(5)},30.2`);
+
+  it('count against the enterprise\'s quota, checked and counted in one step when uploads arrive at once', async () => {
+    const api = as(quotaServer.app, await login(quotaServer.app, 'admin'), quotaServer.ids.water);
+    // Ten 300 KB uploads at once against 1 MB: three fit, the rest are refused naming what is held.
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => pipeUpload(api, `q${i}.csv`, registerOf(300, `Q${i}`))));
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses).toEqual([200, 200, 200, 413, 413, 413, 413, 413, 413, 413]);
+    const refused = answers.find((a) => a.statusCode === 413)!.json().message as string;
+    expect(refused).toMatch(/^file: your enterprise's unfinished imports hold \d+ MB of the 1 MB allowed, and this file needs 1 MB/);
+    // Another enterprise has its own quota.
+    const gas = as(quotaServer.app, await login(quotaServer.app, 'both'), quotaServer.ids.gas);
+    expect((await pipeUpload(gas, 'gas.csv', registerOf(300, 'G'))).statusCode).toBe(200);
+  });
+
+  it('are removed when an analysed job is left for an hour, which frees the quota', async () => {
+    const api = as(quotaServer.app, await login(quotaServer.app, 'admin'), quotaServer.ids.water);
+    const jobs = (await api({ method: 'GET', url: '/api/pipelines/imports' })).json().result as ImportJobView[];
+    const waiting = jobs.filter((j) => j.status === 'analysed');
+    expect(waiting).toHaveLength(3);
+    const folders = await readdir(join(quotaServer.dataDir, 'imports'));
+    expect(folders.length).toBeGreaterThanOrEqual(4);
+    // An hour passes for the water utility's uploads.
+    await quotaServer.database.db.execute(sql`update import_jobs set heartbeat_at = now() - interval '61 minutes' where enterprise_id = ${quotaServer.ids.water}`);
+    const after = (await api({ method: 'GET', url: '/api/pipelines/imports' })).json().result as ImportJobView[];
+    for (const job of after.filter((j) => waiting.some((w) => w.id === j.id))) {
+      expect(job.status).toBe('failed');
+      expect(job.problems.map((p) => p.reason)).toEqual(['Left at the field mapping step for over an hour: the upload was removed. Upload the file again to import it']);
+    }
+    // Their folders are gone (the gas utility's stays), and a new upload fits again.
+    expect(await readdir(join(quotaServer.dataDir, 'imports'))).toHaveLength(folders.length - 3);
+    expect((await pipeUpload(api, 'again.csv', registerOf(300, 'A'))).statusCode).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language, type UnknownWord } from '@console/contract';
@@ -20,10 +20,16 @@ export type ImportKind = ImportJob['kind'];
 const SAMPLE_FEATURES = 200;
 /** A running job whose heartbeat (every HEARTBEAT_MS) stopped this long ago lost its server. */
 const STALE_AFTER_MS = 6 * HEARTBEAT_MS;
+/** An analysed job left at the mapping step this long is abandoned: its upload goes. */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+/** Statuses whose files are still on disk: they count against the enterprise's quota. */
+const PENDING_STATUSES = ['analysed', ...RUNNING_IMPORT_STATUSES] as const;
 
 export interface ImportLimits {
   dataDir: string;
   uploadLimit: number;
+  /** What an enterprise's pending imports may hold on disk at once (bytes). */
+  quota: number;
   /** Files from this size on are read by worker threads, where a kind can. */
   parallelFromBytes: number;
 }
@@ -54,6 +60,9 @@ const sampleText = (value: unknown) => (typeof value === 'object' ? JSON.stringi
  * is refused with the reason and nothing is kept.
  */
 export async function analyseUpload(db: Db, limits: ImportLimits, input: { enterpriseId: number; userId: number; kind: ImportKind; upload: UploadedFile }) {
+  await abandonIdleJobs(db, input.enterpriseId);
+  // Said before the work of reading (the count is held for sure when the job is kept, below).
+  await assertWithinQuota(db, limits, input.enterpriseId, input.upload.size);
   const workDir = join(limits.dataDir, 'imports', randomUUID());
   await mkdir(workDir, { recursive: true });
   const draft = { workDir, fileName: input.upload.filename };
@@ -73,7 +82,10 @@ export async function analyseUpload(db: Db, limits: ImportLimits, input: { enter
       if (++count >= SAMPLE_FEATURES) break;
     }
     if (count === 0) throw new UnreadableFile('import.noFeatures');
-    const [job] = await db
+    const diskBytes = await folderBytes(workDir);
+    return await db.transaction(async (tx) => {
+      await assertWithinQuota(tx, limits, input.enterpriseId, diskBytes, true);
+      const [job] = await tx
       .insert(importJobs)
       .values({
         enterpriseId: input.enterpriseId,
@@ -82,6 +94,7 @@ export async function analyseUpload(db: Db, limits: ImportLimits, input: { enter
         fileName: input.upload.filename,
         fileSize: input.upload.size,
         workDir,
+        diskBytes,
         format: source.format,
         detectedSrid: source.crs?.srid ?? null,
         detectedCrs: source.crs?.name ?? null,
@@ -89,14 +102,62 @@ export async function analyseUpload(db: Db, limits: ImportLimits, input: { enter
         fields: [...fields].map(([name, samples]) => ({ name, samples })),
         geometryTypes: [...geometryTypes],
         createdBy: input.userId,
+        heartbeatAt: new Date(),
       })
       .returning();
-    return job;
+      return job;
+    });
   } catch (error) {
     await rm(workDir, { recursive: true, force: true });
     if (error instanceof UnreadableFile) throw badRequest(error.messageKey, error.params);
     throw error;
   }
+}
+
+/** Bytes of the files in a job's folder and its unpacked folder. */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? await folderBytes(path) : (await stat(path)).size;
+  }
+  return total;
+}
+
+/**
+ * Refuses an upload that would take the enterprise's pending imports past its quota. With `hold`
+ * the enterprise's row is locked first (in the caller's transaction), so uploads that arrive at
+ * once are counted one after another: the check and the count are one step.
+ */
+async function assertWithinQuota(db: Pick<Db, 'execute' | 'select'>, limits: ImportLimits, enterpriseId: number, bytes: number, hold = false) {
+  if (hold) await db.execute(sql`select 1 from enterprises where id = ${enterpriseId} for update`);
+  const [{ used }] = await db
+    .select({ used: sql<number>`coalesce(sum(${importJobs.diskBytes}), 0)::float8` })
+    .from(importJobs)
+    .where(and(eq(importJobs.enterpriseId, enterpriseId), inArray(importJobs.status, [...PENDING_STATUSES])));
+  if (used + bytes > limits.quota) {
+    const mb = (n: number) => Math.ceil(n / 1024 / 1024);
+    throw new AppError(413, 'import.quota', { used: mb(used), size: mb(bytes), quota: mb(limits.quota) });
+  }
+}
+
+/**
+ * Jobs left at the mapping step for an hour (never started, or back to ask for words and not
+ * answered) end as failed and their files go; for one enterprise, or all.
+ */
+export async function abandonIdleJobs(db: Db, enterpriseId?: number): Promise<number> {
+  const idle = await db
+    .select({ id: importJobs.id, workDir: importJobs.workDir })
+    .from(importJobs)
+    .where(
+      and(
+        eq(importJobs.status, 'analysed'),
+        enterpriseId === undefined ? undefined : eq(importJobs.enterpriseId, enterpriseId),
+        lt(sql`coalesce(${importJobs.heartbeatAt}, ${importJobs.createdAt})`, sql`now() - ${`${ABANDONED_AFTER_MS / 1000} seconds`}::interval`),
+      ),
+    );
+  for (const job of idle) await markFailed(db, job, [problem(null, null, null, 'import.abandoned')], 1, 'analysed');
+  return idle.length;
 }
 
 export async function getImportJob(db: Db, enterpriseId: number, id: number, kind: ImportKind): Promise<ImportJob> {
@@ -155,13 +216,15 @@ export function onJobFailed(cleanup: StagedCleanup) {
 }
 
 /** Ends the job as failed with its report; nothing it staged stays. */
-export async function markFailed(db: Db, job: Pick<ImportJob, 'id' | 'workDir'>, problems: ImportProblemRecord[], problemCount = problems.length) {
+export async function markFailed(db: Db, job: Pick<ImportJob, 'id' | 'workDir'>, problems: ImportProblemRecord[], problemCount = problems.length, onlyFrom?: ImportJob['status']) {
   for (const cleanup of stagedCleanups) await cleanup(db, job.id);
-  await db
+  const ended = await db
     .update(importJobs)
-    .set({ status: 'failed', problems: problems.slice(0, MAX_PROBLEMS), problemCount, finishedAt: new Date(), heartbeatAt: new Date() })
-    .where(eq(importJobs.id, job.id));
-  await rm(job.workDir, { recursive: true, force: true });
+    .set({ status: 'failed', problems: problems.slice(0, MAX_PROBLEMS), problemCount, diskBytes: 0, finishedAt: new Date(), heartbeatAt: new Date() })
+    .where(and(eq(importJobs.id, job.id), onlyFrom ? eq(importJobs.status, onlyFrom) : undefined))
+    .returning({ id: importJobs.id });
+  // A job started meanwhile keeps its files.
+  if (ended.length) await rm(job.workDir, { recursive: true, force: true });
 }
 
 /** The bounding box around many boxes (what an import wrote), or null for none. */
@@ -178,12 +241,12 @@ export async function markWritten(tx: Pick<Db, 'update'>, jobId: number, rowsWri
 
 /** What depended on the network is measured again: the job has succeeded. */
 export async function markMeasured(db: Db, jobId: number) {
-  await db.update(importJobs).set({ status: 'succeeded', progress: 1, finishedAt: new Date(), heartbeatAt: new Date() }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, 'measuring')));
+  await db.update(importJobs).set({ status: 'succeeded', progress: 1, diskBytes: 0, finishedAt: new Date(), heartbeatAt: new Date() }).where(and(eq(importJobs.id, jobId), eq(importJobs.status, 'measuring')));
 }
 
 /** Ends the job as succeeded with what it wrote, in the transaction that wrote it. */
 export async function markSucceeded(tx: Pick<Db, 'update'>, jobId: number, rowsWritten: number, result: NonNullable<ImportJob['result']>) {
-  await tx.update(importJobs).set({ status: 'succeeded', progress: 1, rowsWritten, result, finishedAt: new Date(), heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
+  await tx.update(importJobs).set({ status: 'succeeded', progress: 1, rowsWritten, result, diskBytes: 0, finishedAt: new Date(), heartbeatAt: new Date() }).where(eq(importJobs.id, jobId));
 }
 
 export async function removeWorkDir(job: Pick<ImportJob, 'workDir'>) {
@@ -191,6 +254,7 @@ export async function removeWorkDir(job: Pick<ImportJob, 'workDir'>) {
 }
 
 async function failStaleJobs(db: Db, enterpriseId: number) {
+  await abandonIdleJobs(db, enterpriseId);
   await failJobsWithoutServer(db, and(eq(importJobs.enterpriseId, enterpriseId), lt(importJobs.heartbeatAt, sql`now() - ${`${STALE_AFTER_MS / 1000} seconds`}::interval`))!);
 }
 
@@ -258,7 +322,8 @@ export class NeedsWords extends Error {
 
 /** The job back at the mapping step with the words to ask; its upload stays for the next start. */
 async function markNeedsWords(db: Db, job: ImportJob, words: UnknownWord[]) {
-  await db.update(importJobs).set({ status: 'analysed', unknownWords: words, progress: 0, heartbeatAt: null }).where(eq(importJobs.id, job.id));
+  // Its hour at the mapping step starts again now.
+  await db.update(importJobs).set({ status: 'analysed', unknownWords: words, progress: 0, heartbeatAt: new Date() }).where(eq(importJobs.id, job.id));
 }
 
 /**

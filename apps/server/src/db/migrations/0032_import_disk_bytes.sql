@@ -1,0 +1,1 @@
+ALTER TABLE "import_jobs" ADD COLUMN "disk_bytes" bigint DEFAULT 0 NOT NULL;
