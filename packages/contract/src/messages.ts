@@ -208,6 +208,7 @@ const CORE_MESSAGES = {
     'en-US': 'Left at the field mapping step for over an hour: the upload was removed. Upload the file again to import it',
     'zh-CN': '在字段映射步骤停留超过一小时，上传的文件已清除。如需导入请重新上传',
   },
+  'import.tooManyColumns': { 'en-US': 'file: the file has {count} columns; at most {max} are read', 'zh-CN': 'file：文件有 {count} 列，最多可读取 {max} 列' },
   'import.nul': { 'en-US': 'file: record {row}, field {field} holds the NUL character (U+0000), which cannot be stored', 'zh-CN': 'file：第 {row} 条记录的字段 {field} 含空字符（U+0000），无法保存' },
   'import.nulColumn': { 'en-US': 'file: column {column} of the header holds the NUL character (U+0000)', 'zh-CN': 'file：表头第 {column} 列含空字符（U+0000）' },
   'import.doctype': { 'en-US': 'file: XML with a document type declaration (<!DOCTYPE>) is not accepted, as it can define entities; remove the declaration', 'zh-CN': 'file：不接受带文档类型声明（<!DOCTYPE>）的 XML，因其可定义实体；请删除该声明' },

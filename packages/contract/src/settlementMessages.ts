@@ -7,6 +7,8 @@ export const SETTLEMENT_MESSAGES = {
   'settlement.duplicatePoint': { 'en-US': 'point {pointId} is in the file more than once', 'zh-CN': '点 {pointId} 在文件中重复出现' },
   'settlement.pointType': { 'en-US': 'is a {type} where a point belongs', 'zh-CN': '是 {type}，此处需要点' },
   'settlement.badDateField': { 'en-US': 'field "{name}" looks like a date but is not one', 'zh-CN': '字段“{name}”形似日期但不是有效日期' },
+  'settlement.duplicateDate': { 'en-US': 'file: fields "{first}" and "{second}" are the same date: keep one', 'zh-CN': 'file：字段“{first}”与“{second}”为同一日期：请只保留一个' },
+  'settlement.tooManyDates': { 'en-US': 'file: the file has {count} date columns; at most {max} are read', 'zh-CN': 'file：文件有 {count} 个日期列，最多可读取 {max} 个' },
   'settlement.noDates': {
     'en-US': 'file: no displacement columns named by date (YYYYMMDD or YYYY-MM-DD) were found',
     'zh-CN': 'file：未找到以日期命名（YYYYMMDD 或 YYYY-MM-DD）的位移列',

@@ -138,3 +138,37 @@ describe('uploads left on disk', () => {
     expect((await pipeUpload(api, 'again.csv', registerOf(300, 'A'))).statusCode).toBe(200);
   });
 });
+
+describe('settlement files wide and doubled', () => {
+  const upload = (api: Api, content: string) => {
+    const body = multipartFile('file', 'insar.csv', content);
+    return api({ method: 'POST', url: '/api/settlement/imports', payload: body.payload, headers: body.headers });
+  };
+  /** An InSAR delivery: point id, place, velocity and one column per date. */
+  const delivery = (dates: string[], rows = 3) =>
+    [['pid', 'lon', 'lat', 'mean_velocity', ...dates].join(','), ...Array.from({ length: rows }, (_, i) => [`P${i}`, 120.2 + i * 1e-4, 30.2, -3.2, ...dates.map((_, k) => (-k * 0.1).toFixed(1))].join(','))].join('\n');
+  const daily = (n: number) => Array.from({ length: n }, (_, k) => new Date(Date.UTC(2015, 0, 1) + k * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''));
+
+  it('refuses more columns than are read before reading rows, and more dates than a dataset holds', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const wide = await upload(api, delivery(daily(100_000), 1));
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json().message).toBe('file: the file has 100004 columns; at most 2100 are read');
+    const dates = await upload(api, delivery(daily(2_050)));
+    expect(dates.statusCode).toBe(400);
+    expect(dates.json().message).toBe('file: the file has 2050 date columns; at most 2000 are read');
+  });
+
+  it('refuses two columns of one date naming both, and keeps date columns without samples', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const doubled = await upload(api, delivery(['20210101', '20210103', '2021-01-03']));
+    expect(doubled.statusCode).toBe(400);
+    expect(doubled.json().message).toBe('file: fields "20210103" and "2021-01-03" are the same date: keep one');
+    const fine = await upload(api, delivery(daily(1_000)));
+    expect(fine.statusCode, fine.body.slice(0, 200)).toBe(200);
+    const fields = fine.json().result.fields as { name: string; samples: string[] }[];
+    expect(fields).toHaveLength(1_002);
+    expect(fields.find((f) => f.name === 'pid')!.samples).toEqual(['P0', 'P1', 'P2']);
+    expect(fields.filter((f) => /^\d{8}$/.test(f.name)).every((f) => f.samples.length === 0)).toBe(true);
+  });
+});

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language, type UnknownWord } from '@console/contract';
+import { RUNNING_IMPORT_STATUSES, type ImportJobView, type Language, type MessageKey, type UnknownWord } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { importJobs, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
@@ -18,6 +18,16 @@ export type ImportKind = ImportJob['kind'];
 
 /** Features read to list a file's fields and their sample values. */
 const SAMPLE_FEATURES = 200;
+/** Fields a file may have (2,000 dates of a settlement series and the point's own attributes): more are refused before rows are read. */
+export const MAX_FIELDS = 2_100;
+
+/** What a kind asks of a file's fields at analysis, beyond their count. */
+export interface FieldRules {
+  /** Why the fields cannot be imported (refused at upload with 400), or null. */
+  check?: (names: readonly string[]) => { key: MessageKey; params: Record<string, string | number> } | null;
+  /** Whether the mapping step shows a field's samples (fields it does not show keep their names only). */
+  sampled?: (name: string) => boolean;
+}
 /** A running job whose heartbeat (every HEARTBEAT_MS) stopped this long ago lost its server. */
 const STALE_AFTER_MS = 6 * HEARTBEAT_MS;
 /** An analysed job left at the mapping step this long is abandoned: its upload goes. */
@@ -59,7 +69,7 @@ const sampleText = (value: unknown) => (typeof value === 'object' ? JSON.stringi
  * field names, sample values and geometry types for the mapping step. A file that cannot be read
  * is refused with the reason and nothing is kept.
  */
-export async function analyseUpload(db: Db, limits: ImportLimits, input: { enterpriseId: number; userId: number; kind: ImportKind; upload: UploadedFile }) {
+export async function analyseUpload(db: Db, limits: ImportLimits, input: { enterpriseId: number; userId: number; kind: ImportKind; upload: UploadedFile }, rules: FieldRules = {}) {
   await abandonIdleJobs(db, input.enterpriseId);
   // Said before the work of reading (the count is held for sure when the job is kept, below).
   await assertWithinQuota(db, limits, input.enterpriseId, input.upload.size);
@@ -69,19 +79,26 @@ export async function analyseUpload(db: Db, limits: ImportLimits, input: { enter
   await rename(input.upload.path, uploadPath(draft));
   try {
     const source = await openImportFile(uploadPath(draft), draft.fileName, unpackedDir(draft), unzipLimit(limits));
+    const tooMany = (count: number) => new UnreadableFile('import.tooManyColumns', { count, max: MAX_FIELDS });
+    // A CSV says its columns in its header: refused before any row is read.
+    if (source.columns && source.columns.length > MAX_FIELDS) throw tooMany(source.columns.length);
     const fields = new Map<string, string[]>();
     const geometryTypes = new Set<string>();
+    const sampled = rules.sampled ?? (() => true);
     let count = 0;
     for await (const feature of source.features()) {
       if (feature.geometry) geometryTypes.add(feature.geometry.type);
       for (const [name, value] of Object.entries(feature.properties)) {
         const samples = fields.get(name) ?? fields.set(name, []).get(name)!;
         const text = value === null || value === undefined ? '' : sampleText(value);
-        if (text.trim() && samples.length < 3 && !samples.includes(text)) samples.push(text);
+        if (text.trim() && samples.length < 3 && !samples.includes(text) && sampled(name)) samples.push(text);
       }
+      if (fields.size > MAX_FIELDS) throw tooMany(fields.size);
       if (++count >= SAMPLE_FEATURES) break;
     }
     if (count === 0) throw new UnreadableFile('import.noFeatures');
+    const refused = rules.check?.(source.columns ?? [...fields.keys()]);
+    if (refused) throw new UnreadableFile(refused.key, refused.params);
     const diskBytes = await folderBytes(workDir);
     return await db.transaction(async (tx) => {
       await assertWithinQuota(tx, limits, input.enterpriseId, diskBytes, true);

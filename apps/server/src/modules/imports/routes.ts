@@ -6,7 +6,7 @@ import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { uploadedFile } from '../../http/uploads.ts';
 import { badRequest } from '../../http/errors.ts';
-import { analyseUpload, getImportJob, jobCrs, importJobView, listImportJobs, type ImportJob, type ImportKind, type ImportLimits } from './jobs.ts';
+import { analyseUpload, getImportJob, jobCrs, importJobView, listImportJobs, type FieldRules, type ImportJob, type ImportKind, type ImportLimits } from './jobs.ts';
 
 export interface ImportRoutes<Body extends z.ZodTypeAny> {
   kind: ImportKind;
@@ -18,6 +18,8 @@ export interface ImportRoutes<Body extends z.ZodTypeAny> {
   formats: string;
   limits: ImportLimits;
   suggestMapping: (fieldNames: string[]) => Partial<Record<string, string>>;
+  /** What analysis asks of the file's fields for this kind (settlement: its date columns). */
+  fields?: FieldRules;
   startBody: Body;
   /** Checks the mapping step's answer and starts the job in the background. */
   start: (request: FastifyRequest, job: ImportJob, body: z.infer<Body>) => Promise<void>;
@@ -41,7 +43,7 @@ export function registerImportRoutes<Body extends z.ZodTypeAny>(app: FastifyInst
       schema: { tags, summary: `Upload ${what} (${options.formats}) as multipart field "file": it is analysed for the mapping step`, consumes: ['multipart/form-data'], body: z.object({ file: uploadedFile }) },
     },
     async (request) => {
-      const job = await analyseUpload(app.db, options.limits, { enterpriseId: requireEnterprise(request).id, userId: requireUser(request).id, kind, upload: request.body.file });
+      const job = await analyseUpload(app.db, options.limits, { enterpriseId: requireEnterprise(request).id, userId: requireUser(request).id, kind, upload: request.body.file }, options.fields);
       return ok(request, view(request, job));
     },
   );

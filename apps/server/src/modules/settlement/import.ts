@@ -24,14 +24,36 @@ const FIELD_NAMES: Record<SettlementImportField, string[]> = {
 };
 export const suggestSettlementMapping = (fieldNames: string[]) => suggestMapping(fieldNames, FIELD_NAMES);
 
-/** The file's displacement fields in date order, or why they cannot be read. */
-export function dateFields(fieldNames: string[]): { names: string[]; dates: string[] } | { key: MessageKey; params: Record<string, string> } {
+/**
+ * What analysis asks of a settlement file's fields: its date columns readable (refused with 400
+ * at upload, not at start), and their names kept without samples (the mapping step shows the
+ * point attributes' samples and the count of dates).
+ */
+export const settlementFields = {
+  check: (names: readonly string[]) => {
+    const columns = dateFields(names);
+    return 'key' in columns ? columns : null;
+  },
+  sampled: (name: string) => !dateOfField(name),
+};
+
+/** Dates a dataset may have: a decade of 6-day revisits is about 600; EGMS's longest series fewer than 400. */
+export const MAX_DATES = 2_000;
+
+/** The file's displacement fields in date order, or why they cannot be read (two fields of one date are named, never one dropped). */
+export function dateFields(fieldNames: readonly string[]): { names: string[]; dates: string[] } | { key: MessageKey; params: Record<string, string | number> } {
   const found: { name: string; date: string }[] = [];
+  const byDate = new Map<string, string>();
   for (const name of fieldNames) {
     const date = dateOfField(name);
     if (date === '') return { key: 'settlement.badDateField', params: { name } };
-    if (date && !found.some((f) => f.date === date)) found.push({ name, date });
+    if (!date) continue;
+    const first = byDate.get(date);
+    if (first !== undefined) return { key: 'settlement.duplicateDate', params: { first, second: name } };
+    byDate.set(date, name);
+    found.push({ name, date });
   }
+  if (found.length > MAX_DATES) return { key: 'settlement.tooManyDates', params: { count: found.length, max: MAX_DATES } };
   if (!found.length) return { key: 'settlement.noDates', params: {} };
   found.sort((a, b) => a.date.localeCompare(b.date));
   return { names: found.map((f) => f.name), dates: found.map((f) => f.date) };

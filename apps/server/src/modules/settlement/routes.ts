@@ -21,7 +21,7 @@ import type { JobRunner } from '../imports/runner.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
 import { getProject } from '../projects/service.ts';
 import type { SettlementAnalyses } from './analysis.ts';
-import { startSettlementImport, suggestSettlementMapping } from './import.ts';
+import { settlementFields, startSettlementImport, suggestSettlementMapping } from './import.ts';
 import { exportResults, flaggedSegments, getResult, listResults } from './results.ts';
 import { runProfile } from './run.ts';
 import * as service from './service.ts';
@@ -46,6 +46,7 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
     formats: 'EGMS point CSV (L2a, L2b, L3), CSV with lon/lat or x/y and one column per date, GeoJSON, zipped Shapefile, KML/KMZ',
     limits,
     suggestMapping: suggestSettlementMapping,
+    fields: settlementFields,
     startBody: settlementImportStartBody,
     start: (request, job, body) =>
       startSettlementImport(

@@ -246,12 +246,13 @@ describe('settlement import', () => {
     const lineJob = await importDataset(api, 'line.geojson', JSON.stringify(line));
     expect(lineJob.problems.map((p) => `${p.row} ${p.field}: ${p.reason}`)).toEqual(['1 geometry: is a LineString where a point belongs']);
 
-    const noDates = await importDataset(api, 'nodates.csv', 'pid,lon,lat,velocity\nC1,120.2,30.2,-1\n');
-    expect(noDates.status).toBe('failed');
-    expect(noDates.problems[0].reason).toMatch(/no displacement columns named by date/);
-    const zh = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
-    const zhJob = (await zh({ method: 'GET', url: `/api/settlement/imports/${noDates.id}`, headers: { 'Accept-Language': 'zh-CN' } })).json().result as ImportJobView;
-    expect(zhJob.problems[0].reason).toMatch(/以日期命名/);
+    // A file without dates is refused at upload, before the mapping step.
+    for (const [lang, words] of [['en-US', /no displacement columns named by date/], ['zh-CN', /以日期命名/]] as const) {
+      const body = multipartFile('file', 'nodates.csv', 'pid,lon,lat,velocity\nC1,120.2,30.2,-1\n');
+      const noDates = await api({ method: 'POST', url: '/api/settlement/imports', payload: body.payload, headers: { ...body.headers, 'accept-language': lang } });
+      expect(noDates.statusCode).toBe(400);
+      expect(noDates.json().message).toMatch(words);
+    }
   });
 });
 
