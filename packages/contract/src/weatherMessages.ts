@@ -26,4 +26,5 @@ export const WEATHER_MESSAGES = {
   'weather.fetchFailed': { 'en-US': 'The weather service could not be read: {error}', 'zh-CN': '无法读取气象服务：{error}' },
   'weather.outOfRange': { 'en-US': 'must be between {min} and {max}', 'zh-CN': '须在 {min} 到 {max} 之间' },
   'weather.rejected': { 'en-US': 'file: {count} problem(s), first: {first}; nothing was written', 'zh-CN': 'file：共 {count} 处问题，首个：{first}；未写入任何数据' },
+  'weather.tooLarge': { 'en-US': 'file: a file read whole (Open-Meteo JSON or CSV, CAP XML) may be at most {mb} MB; split it by period', 'zh-CN': 'file：整体读取的文件（Open-Meteo JSON 或 CSV、CAP XML）最大 {mb} MB；请按时段拆分' },
 } as const satisfies Record<string, Record<Language, string>>;

@@ -172,3 +172,28 @@ describe('settlement files wide and doubled', () => {
     expect(fields.filter((f) => /^\d{8}$/.test(f.name)).every((f) => f.samples.length === 0)).toBe(true);
   });
 });
+
+describe('a weather file of bad rows', () => {
+  it('is streamed and answered small: the first 100 problems listed and how many more', async () => {
+    const api = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    // A station export of 400,000 hours (about 20 MB), every temperature unreadable.
+    const rows = 400_000;
+    const lines = ['站号,站名,经度,纬度,观测时间,气温'];
+    const start = Date.UTC(2000, 0, 1);
+    for (let i = 0; i < rows; i++) lines.push(`58457,杭州,120.17,30.23,${new Date(start + i * 3_600_000).toISOString().slice(0, 16).replace('T', ' ')},缺测`);
+    const body = multipartFile('file', 'hours.csv', lines.join('\n'));
+    expect(body.payload.length).toBeGreaterThan(18 * 1024 * 1024);
+    const response = await api({ method: 'POST', url: '/api/weather/uploads', payload: body.payload, headers: body.headers });
+    expect(response.statusCode).toBe(400);
+    expect(response.body.length).toBeLessThan(100 * 1024);
+    const answer = response.json();
+    expect(answer.message).toBe('file: 400000 problem(s), first: row 1 58457 气温: "缺测" is not a number; nothing was written');
+    expect(answer.result.problems).toHaveLength(100);
+    expect(answer.result).toMatchObject({ problemCount: rows, more: rows - 100 });
+    // A row that never ends is not weather.
+    const endless = multipartFile('file', 'hours.csv', `站号,观测时间,气温\n58457,2026-01-01 08:00,${'9'.repeat(100_000)}`);
+    const refused = await api({ method: 'POST', url: '/api/weather/uploads', payload: endless.payload, headers: endless.headers });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/^file: 1 problem\(s\), first: file: cannot be read as station CSV/);
+  });
+});

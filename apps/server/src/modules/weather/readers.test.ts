@@ -7,7 +7,7 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, imp
 const reasons = (result: ReturnType<typeof readOpenMeteoJson> | ReturnType<typeof readCap>) => ('problems' in result ? result.problems.map((p) => [p.row, p.field, p.reason['en-US']]) : null);
 
 describe('Open-Meteo readers', () => {
-  it('reads the JSON answer: local times to UTC by its offset, wind from km/h to m/s, the place', () => {
+  it('reads the JSON answer: local times to UTC by its offset, wind from km/h to m/s, the place', async () => {
     const read = readOpenMeteoJson(fixture('open-meteo-hangzhou.json'));
     if ('problems' in read) throw new Error(JSON.stringify(read.problems));
     const [result] = read.stations;
@@ -17,7 +17,7 @@ describe('Open-Meteo readers', () => {
     expect(result.hours[2]).toMatchObject({ precipitation: 21.3, windSpeed: 10, windGust: 17 });
   });
 
-  it('reads the CSV download: the place line, units from the header, an empty value as none', () => {
+  it('reads the CSV download: the place line, units from the header, an empty value as none', async () => {
     const read = readOpenMeteoCsv(fixture('open-meteo-hangzhou.csv'));
     if ('problems' in read) throw new Error(JSON.stringify(read.problems));
     const [result] = read.stations;
@@ -29,7 +29,7 @@ describe('Open-Meteo readers', () => {
     ]);
   });
 
-  it('reports bad files by row and field and reads nothing of them', () => {
+  it('reports bad files by row and field and reads nothing of them', async () => {
     const good = JSON.parse(fixture('open-meteo-hangzhou.json'));
     expect(reasons(readOpenMeteoJson('{"hourly": '))).toEqual([[null, 'file', expect.stringMatching(/^file: cannot be read as Open-Meteo JSON/)]]);
     expect(reasons(readOpenMeteoJson(JSON.stringify({ ...good, hourly: { ...good.hourly, precipitation: [0, 1] } })))).toEqual([[null, 'hourly.precipitation', 'must hold one value per hour of hourly.time (5)']]);
@@ -46,8 +46,8 @@ describe('Open-Meteo readers', () => {
 });
 
 describe('NOAA ISD and station CSV readers', () => {
-  it('reads ISD reports into whole hours: scaled values, the report nearest the hour, one-hour rain only, missing and erroneous values as none', () => {
-    const read = readIsdCsv(fixture('isd-58457.csv'));
+  it('reads ISD reports into whole hours: scaled values, the report nearest the hour, one-hour rain only, missing and erroneous values as none', async () => {
+    const read = await readIsdCsv(fixture('isd-58457.csv'));
     if ('problems' in read) throw new Error(JSON.stringify(read.problems));
     expect(read.stations).toHaveLength(1);
     const [station] = read.stations;
@@ -63,16 +63,16 @@ describe('NOAA ISD and station CSV readers', () => {
     ]);
   });
 
-  it('refuses an ISD file with a malformed field or time, by row and field', () => {
+  it('refuses an ISD file with a malformed field or time, by row and field', async () => {
     const text = fixture('isd-58457.csv').replace('"+0255,1"', '"25.5"').replace('2026-06-18T02:00:00', '2026-06-18 2h');
-    expect(reasons(readIsdCsv(text) as never)).toEqual([
+    expect(reasons(await readIsdCsv(text) as never)).toEqual([
       [3, 'TMP', '"25.5" is not in the ISD field\'s format'],
       [4, 'DATE', 'must be a date and time like 2026-01-31T08:30:00Z'],
     ]);
   });
 
-  it('reads a station CSV with Chinese headers: several stations, Beijing time unless a zone is given, empty values as none', () => {
-    const read = readStationCsv(fixture('station-hourly.csv'));
+  it('reads a station CSV with Chinese headers: several stations, Beijing time unless a zone is given, empty values as none', async () => {
+    const read = await readStationCsv(fixture('station-hourly.csv'));
     if ('problems' in read) throw new Error(JSON.stringify(read.problems));
     expect(read.stations.map((s) => [s.code, s.name, s.place, s.hours.length])).toEqual([
       ['58457', '杭州站', { lon: 120.1667, lat: 30.2333 }, 2],
@@ -82,10 +82,10 @@ describe('NOAA ISD and station CSV readers', () => {
     expect(read.stations[1].hours[1].time).toBe('2026-06-18T10:00:00.000Z');
   });
 
-  it('refuses a station CSV by row and column: no station column, a bad number, a repeated hour, a place out of range', () => {
-    expect(reasons(readStationCsv('时间,气温\n2026-06-18 08:00,20\n') as never)).toEqual([[null, 'station', 'is required']]);
+  it('refuses a station CSV by row and column: no station column, a bad number, a repeated hour, a place out of range', async () => {
+    expect(reasons(await readStationCsv('时间,气温\n2026-06-18 08:00,20\n') as never)).toEqual([[null, 'station', 'is required']]);
     const text = fixture('station-hourly.csv').replace('31.2,25.5', '31.2,暖').replace('2026-06-18T10:00:00Z', '2026-06-18 08:00').replace('30.2080,2026-06-18 08:00', '95.2080,2026-06-18 08:00');
-    expect(reasons(readStationCsv(text) as never)).toEqual([
+    expect(reasons(await readStationCsv(text) as never)).toEqual([
       [2, '气温', '"暖" is not a number'],
       [3, '纬度', 'must be between -90 and 90'],
       [4, '观测时间', 'the station already has a row for 2026-06-18T00:00:00.000Z'],
@@ -94,7 +94,7 @@ describe('NOAA ISD and station CSV readers', () => {
 });
 
 describe('CAP 1.2 reader', () => {
-  it('reads a feed in the order sent: type and level from the event and colour or severity, times in UTC, the polygon as lon/lat; exercises skipped', () => {
+  it('reads a feed in the order sent: type and level from the event and colour or severity, times in UTC, the polygon as lon/lat; exercises skipped', async () => {
     const read = readCap(fixture('cap-rainstorm.xml'));
     if ('problems' in read) throw new Error(JSON.stringify(read.problems));
     expect(read.skipped).toEqual([{ identifier: '33010041600000_20260618070000_TEST', status: 'Exercise' }]);
@@ -107,7 +107,7 @@ describe('CAP 1.2 reader', () => {
     expect('messages' in cancel && cancel.messages[0]).toMatchObject({ msgType: 'Cancel', area: null });
   });
 
-  it('refuses a CAP file missing what CAP requires, or with a level it cannot tell, or a bad polygon', () => {
+  it('refuses a CAP file missing what CAP requires, or with a level it cannot tell, or a bad polygon', async () => {
     expect(reasons(readCap('<alert><identifier>x'))).toEqual([[null, 'file', expect.stringMatching(/^file: cannot be read as CAP XML/)]]);
     expect(reasons(readCap('<rss/>'))).toEqual([[null, 'alert', 'is required']]);
     const text = fixture('cap-rainstorm.xml');
@@ -128,7 +128,7 @@ const cap = (identifier: string, msgType: string, headline: string, references =
 </alert>`;
 
 describe('weather that cannot be, units from the file, signals lowered and lifted', () => {
-  it('converts °F, inches and mph an Open-Meteo answer names in hourly_units', () => {
+  it('converts °F, inches and mph an Open-Meteo answer names in hourly_units', async () => {
     const body = {
       latitude: 30.2, longitude: 120.2, utc_offset_seconds: 0,
       hourly_units: { time: 'iso8601', temperature_2m: '°F', precipitation: 'inch', wind_speed_10m: 'mph', wind_gusts_10m: 'kn' },
@@ -140,7 +140,7 @@ describe('weather that cannot be, units from the file, signals lowered and lifte
     expect(read.stations[0].hours[1]).toMatchObject({ temperature: 10, precipitation: 0 });
   });
 
-  it('refuses readings that cannot be, by row and field, in both languages, and reads nothing of the file', () => {
+  it('refuses readings that cannot be, by row and field, in both languages, and reads nothing of the file', async () => {
     const body = {
       hourly: { time: ['2026-01-20T00:00', '2026-01-20T01:00', '2026-01-20T02:00'], temperature_2m: [20, 71.5, -95], precipitation: [-0.4, 2, 0], wind_speed_10m: [5, -3, 4] },
     };
@@ -154,16 +154,16 @@ describe('weather that cannot be, units from the file, signals lowered and lifte
     expect('problems' in read && read.problems[1].reason['zh-CN']).toBe('71.5 °C 不可能出现：读数应在 -80 至 60 °C 之间');
   });
 
-  it('reads a station CSV whose headers give their units, and names a unit it does not know', () => {
+  it('reads a station CSV whose headers give their units, and names a unit it does not know', async () => {
     const csv = ['站号,站名,经度,纬度,观测时间,降水量(in),气温（℉）,风速[km/h],极大风速', '58457,杭州站,120.17,30.23,2026-01-20 08:00,0.1,23,36,12'].join('\n');
-    const read = readStationCsv(csv);
+    const read = await readStationCsv(csv);
     if ('problems' in read) throw new Error(JSON.stringify(read.problems));
     expect(read.stations[0].hours[0]).toMatchObject({ precipitation: 2.54, temperature: -5, windSpeed: 10, windGust: 12 });
-    const unknown = readStationCsv(['站号,观测时间,气温(度)', '58457,2026-01-20 08:00,3'].join('\n'));
+    const unknown = await readStationCsv(['站号,观测时间,气温(度)', '58457,2026-01-20 08:00,3'].join('\n'));
     expect(reasons(unknown)?.[0]).toEqual([null, '气温(度)', expect.stringMatching(/^"度" is not a unit this import knows/)]);
   });
 
-  it('reads a CAP signal lowered to its new level and a lift as the end of the warning, whatever colour its words name', () => {
+  it('reads a CAP signal lowered to its new level and a lift as the end of the warning, whatever colour its words name', async () => {
     const lowered = readCap(cap('B', 'Update', '杭州市气象台将暴雨橙色预警信号降级为黄色预警信号', '杭州市气象台,A,2026-07-02T08:00:00+08:00'));
     if ('problems' in lowered) throw new Error(JSON.stringify(lowered.problems));
     expect(lowered.messages[0]).toMatchObject({ msgType: 'Update', level: 'III' });

@@ -1,3 +1,6 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { WeatherHour } from '@console/contract';
 import type { ImportProblemRecord } from '../../db/schema.ts';
@@ -11,8 +14,26 @@ export interface StationReading {
   hours: WeatherHour[];
 }
 /** What a weather file holds: one or more stations, or its problems by row and field. */
-export type ReadResult = { stations: StationReading[] } | { problems: ImportProblemRecord[] };
-type HoursResult = { hours: WeatherHour[] } | { problems: ImportProblemRecord[] };
+export type ReadResult = { stations: StationReading[] } | Refused;
+type HoursResult = { hours: WeatherHour[] } | Refused;
+/** A file's problems: the first SHOWN_PROBLEMS of them, and how many there were in all. */
+export type Refused = { problems: ImportProblemRecord[]; problemCount?: number };
+
+/** Problems shown for a refused file; the others are counted only (a file of bad rows answers small and soon). */
+export const SHOWN_PROBLEMS = 100;
+
+/** A file's problems as they are found: the first SHOWN_PROBLEMS made (in both languages), the rest counted. */
+export class Problems {
+  private readonly shown: ImportProblemRecord[] = [];
+  count = 0;
+  add(...args: Parameters<typeof problem>) {
+    this.count++;
+    if (this.shown.length < SHOWN_PROBLEMS) this.shown.push(problem(...args));
+  }
+  result(): Refused {
+    return { problems: this.shown, problemCount: this.count };
+  }
+}
 
 /** Open-Meteo's variables and ours. */
 const VARIABLES = { precipitation: 'precipitation', temperature_2m: 'temperature', wind_speed_10m: 'windSpeed', wind_gusts_10m: 'windGust' } as const;
@@ -35,19 +56,19 @@ const OUR_UNIT: Record<Quantity, string> = { precipitation: 'mm', temperature: '
 const POSSIBLE: Record<Quantity, [number, number]> = { precipitation: [0, 500], temperature: [-80, 60], windSpeed: [0, 120], windGust: [0, 120] };
 
 /** The conversion for a unit a file names for a quantity; a unit it does not know is a problem naming it. */
-function converter(quantity: Quantity, unit: string | undefined, field: string, problems: ImportProblemRecord[]): Convert | undefined {
+function converter(quantity: Quantity, unit: string | undefined, field: string, problems: Problems): Convert | undefined {
   if (unit === undefined) return UNITS[quantity][OUR_UNIT[quantity].toLowerCase()];
   const convert = UNITS[quantity][unit.trim().toLowerCase().replace(/\s/g, '')];
-  if (!convert) problems.push(problem(null, null, field, 'weather.unit', { unit, known: Object.keys(UNITS[quantity]).join(', ') }));
+  if (!convert) problems.add(null, null, field, 'weather.unit', { unit, known: Object.keys(UNITS[quantity]).join(', ') });
   return convert;
 }
 
 /** A reading in our units, or a problem when it cannot be. */
-function possible(quantity: Quantity, value: number, row: number, id: string | null, field: string, problems: ImportProblemRecord[]): number | null {
+function possible(quantity: Quantity, value: number, row: number, id: string | null, field: string, problems: Problems): number | null {
   const rounded = Math.round(value * 100) / 100;
   const [min, max] = POSSIBLE[quantity];
   if (rounded >= min && rounded <= max) return rounded;
-  problems.push(problem(row, id, field, 'weather.impossible', { value: rounded, unit: OUR_UNIT[quantity], min, max }));
+  problems.add(row, id, field, 'weather.impossible', { value: rounded, unit: OUR_UNIT[quantity], min, max });
   return null;
 }
 
@@ -63,23 +84,23 @@ function utcTime(text: string, offsetSeconds: number): string | null {
 
 /** The hours from parallel columns (time and each variable), each value checked; problems by row and field. */
 function hoursFrom(times: unknown[], columns: Partial<Record<Variable, unknown[]>>, convert: Partial<Record<Variable, Convert>>, offsetSeconds: number, rowOf: (i: number) => number): HoursResult {
-  const problems: ImportProblemRecord[] = [];
+  const problems = new Problems();
   const hours: WeatherHour[] = [];
   times.forEach((time, i) => {
     const at = typeof time === 'string' ? utcTime(time, offsetSeconds) : null;
-    if (!at) problems.push(problem(rowOf(i), String(time), 'time', 'field.dateTime'));
+    if (!at) problems.add(rowOf(i), String(time), 'time', 'field.dateTime');
     const hour: WeatherHour = { time: at ?? '', precipitation: null, temperature: null, windSpeed: null, windGust: null };
     for (const [name, values] of Object.entries(columns) as [Variable, unknown[]][]) {
       const raw = values[i];
       if (raw === null || raw === undefined || raw === '') continue;
       const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-      if (!Number.isFinite(n)) problems.push(problem(rowOf(i), String(time), name, 'weather.notNumber', { value: String(raw) }));
+      if (!Number.isFinite(n)) problems.add(rowOf(i), String(time), name, 'weather.notNumber', { value: String(raw) });
       else hour[VARIABLES[name]] = possible(VARIABLES[name], convert[name]!(n), rowOf(i), String(time), name, problems);
     }
     hours.push(hour);
   });
-  if (!hours.length) problems.push(problem(null, null, null, 'import.noFeatures'));
-  return problems.length ? { problems } : { hours };
+  if (!hours.length) problems.add(null, null, null, 'import.noFeatures');
+  return problems.count ? problems.result() : { hours };
 }
 
 /**
@@ -97,15 +118,15 @@ export function readOpenMeteoJson(text: string): ReadResult {
   const hourly = body.hourly;
   if (!hourly || !Array.isArray(hourly.time)) return { problems: [problem(null, null, 'hourly.time', 'field.required')] };
   const columns: Partial<Record<Variable, unknown[]>> = {};
-  const problems: ImportProblemRecord[] = [];
+  const problems = new Problems();
   for (const name of Object.keys(VARIABLES) as Variable[]) {
     const values = hourly[name];
     if (values === undefined) continue;
-    if (!Array.isArray(values) || values.length !== hourly.time.length) problems.push(problem(null, null, `hourly.${name}`, 'weather.lengths', { n: hourly.time.length }));
+    if (!Array.isArray(values) || values.length !== hourly.time.length) problems.add(null, null, `hourly.${name}`, 'weather.lengths', { n: hourly.time.length });
     else columns[name] = values;
   }
   const convert = converters((name) => body.hourly_units?.[name], problems);
-  if (problems.length) return { problems };
+  if (problems.count) return problems.result();
   const result = hoursFrom(hourly.time, columns, convert, body.utc_offset_seconds ?? 0, (i) => i + 1);
   if ('problems' in result) return result;
   return { stations: [{ hours: result.hours, place: typeof body.latitude === 'number' && typeof body.longitude === 'number' ? { lon: body.longitude, lat: body.latitude } : null }] };
@@ -115,7 +136,7 @@ export function readOpenMeteoJson(text: string): ReadResult {
 const OPEN_METEO_DEFAULT_UNITS: Record<Variable, string> = { precipitation: 'mm', temperature_2m: '°C', wind_speed_10m: 'km/h', wind_gusts_10m: 'km/h' };
 
 /** The conversion of each Open-Meteo variable from the unit the file names (`hourly_units`, a CSV header); unknown units are problems. */
-function converters(unitOf: (name: string) => string | undefined, problems: ImportProblemRecord[]): Partial<Record<Variable, Convert>> {
+function converters(unitOf: (name: string) => string | undefined, problems: Problems): Partial<Record<Variable, Convert>> {
   const convert: Partial<Record<Variable, Convert>> = {};
   for (const name of Object.keys(VARIABLES) as Variable[]) convert[name] = converter(VARIABLES[name], unitOf(name) ?? OPEN_METEO_DEFAULT_UNITS[name], name, problems);
   return convert;
@@ -155,9 +176,9 @@ export function readOpenMeteoCsv(text: string): ReadResult {
       units[name] = unit;
     }
   });
-  const problems: ImportProblemRecord[] = [];
+  const problems = new Problems();
   const convert = converters((name) => units[name], problems);
-  if (problems.length) return { problems };
+  if (problems.count) return problems.result();
   // Rows are counted from the header line of the data, as a spreadsheet shows them.
   const result = hoursFrom(body.map((r) => r[timeIndex]), columns, convert, Number(meta?.utc_offset_seconds ?? 0), (i) => i + 1);
   if ('problems' in result) return result;
@@ -175,14 +196,52 @@ function stationTime(text: string, offsetSeconds: number): string | null {
   return local && new Date(Date.parse(local) + Number(m[6] ?? 0) * 1000).toISOString();
 }
 
-/** A CSV's rows as records by header, or the reason it cannot be read. */
-function csvRecords(text: string, format: string): Record<string, string>[] | { problems: ImportProblemRecord[] } {
+/** A weather CSV: its text (a test, a service's answer) or the uploaded file, streamed. */
+export type CsvInput = string | { path: string };
+/** A weather row is a few hundred characters (NOAA's widest, a few thousand): a longer one is not weather. */
+const MAX_ROW_CHARS = 64 * 1024;
+
+/**
+ * A CSV's header and its rows as records by header, streamed from the file (never the whole file
+ * in memory), or the reason it cannot be read. A parse error part way is thrown as CsvError.
+ */
+async function openCsvRecords(input: CsvInput, format: string): Promise<{ headers: string[]; records: AsyncGenerator<Record<string, string>> } | Refused> {
+  let headers: string[] = [];
+  const parser = parseStream({
+    bom: true,
+    columns: (header: string[]) => (headers = header.map((h) => h.trim())),
+    skip_empty_lines: true,
+    trim: true,
+    max_record_size: MAX_ROW_CHARS,
+  });
+  const source = typeof input === 'string' ? Readable.from([input]) : createReadStream(input.path);
+  source.on('error', (error: Error) => parser.destroy(error));
+  source.pipe(parser);
+  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<Record<string, string>>;
+  let first: IteratorResult<Record<string, string>>;
   try {
-    return parse(text.replace(/^\ufeff/, ''), { columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, trim: true }) as Record<string, string>[];
+    first = await iterator.next();
   } catch (error) {
-    return { problems: [problem(null, null, 'file', 'import.unreadable', { format, detail: (error as Error).message })] };
+    source.destroy();
+    return unreadableCsv(format, error);
   }
+  async function* records() {
+    try {
+      if (first.done) return;
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      source.destroy();
+      parser.destroy();
+    }
+  }
+  return { headers, records: records() };
 }
+
+const unreadableCsv = (format: string, error: unknown): Refused => {
+  if (!(error instanceof CsvError)) throw error;
+  return { problems: [problem(null, null, 'file', 'import.unreadable', { format, detail: error.message })] };
+};
 
 /** Groups hours by station in the order the file first names them. */
 function byStation(rows: { code: string; name?: string; place: { lon: number; lat: number } | null; hour: WeatherHour }[]): StationReading[] {
@@ -216,18 +275,19 @@ const ISD_FIELDS = {
  * an hour are merged into the whole hour nearest them, each value from the report nearest that
  * hour; precipitation only from one-hour periods.
  */
-export function readIsdCsv(text: string): ReadResult {
-  const records = csvRecords(text, 'NOAA ISD CSV');
-  if ('problems' in records) return records;
-  const problems: ImportProblemRecord[] = [];
-  for (const column of ['STATION', 'DATE']) if (records.length && !(column in records[0])) problems.push(problem(null, null, column, 'field.required'));
-  if (problems.length) return { problems };
+export async function readIsdCsv(input: CsvInput): Promise<ReadResult> {
+  const format = 'NOAA ISD CSV';
+  const opened = await openCsvRecords(input, format);
+  if ('problems' in opened) return opened;
+  const { headers, records } = opened;
+  const problems = new Problems();
+  for (const column of ['STATION', 'DATE']) if (headers.length && !headers.includes(column)) problems.add(null, null, column, 'field.required');
+  if (problems.count) return problems.result();
   // Per station and whole hour: each value with how far from the hour its report was.
   const merged = new Map<string, { code: string; name?: string; place: { lon: number; lat: number } | null; hour: WeatherHour; distance: Partial<Record<keyof WeatherHour, number>> }>();
-  records.forEach((r, i) => {
-    const row = i + 1;
+  const take = (r: Record<string, string>, row: number) => {
     const at = stationTime(r.DATE ?? '', 0);
-    if (!at) return void problems.push(problem(row, r.STATION, 'DATE', 'field.dateTime'));
+    if (!at) return void problems.add(row, r.STATION, 'DATE', 'field.dateTime');
     const ms = Date.parse(at);
     const whole = Math.round(ms / 3_600_000) * 3_600_000;
     const distance = Math.abs(ms - whole);
@@ -236,7 +296,7 @@ export function readIsdCsv(text: string): ReadResult {
       const raw = r[name];
       if (raw === undefined || raw === '') return null;
       const m = pattern.exec(raw);
-      if (!m) problems.push(problem(row, r.STATION, name, 'weather.isdField', { value: raw }));
+      if (!m) problems.add(row, r.STATION, name, 'weather.isdField', { value: raw });
       return m;
     };
     const wnd = field('WND', ISD_FIELDS.WND);
@@ -269,9 +329,15 @@ export function readIsdCsv(text: string): ReadResult {
       entry.hour[name] = value;
       entry.distance[name] = distance;
     }
-  });
-  if (!records.length) problems.push(problem(null, null, null, 'import.noFeatures'));
-  if (problems.length) return { problems };
+  };
+  let count = 0;
+  try {
+    for await (const record of records) take(record, ++count);
+  } catch (error) {
+    return unreadableCsv(format, error);
+  }
+  if (!count) problems.add(null, null, null, 'import.noFeatures');
+  if (problems.count) return problems.result();
   const rows = [...merged.values()].sort((a, b) => a.hour.time.localeCompare(b.hour.time));
   return { stations: byStation(rows) };
 }
@@ -296,10 +362,11 @@ const BEIJING_SECONDS = 8 * 3600;
  * (ISO with a zone, or Beijing time without one) and the hour's precipitation (mm), temperature
  * (°C), mean wind and gust (m/s); several stations may share a file.
  */
-export function readStationCsv(text: string): ReadResult {
-  const records = csvRecords(text, 'station CSV');
-  if ('problems' in records) return records;
-  const headers = records.length ? Object.keys(records[0]) : [];
+export async function readStationCsv(input: CsvInput): Promise<ReadResult> {
+  const format = 'station CSV';
+  const opened = await openCsvRecords(input, format);
+  if ('problems' in opened) return opened;
+  const { headers, records } = opened;
   // A header may carry its unit: "temperature (°F)", "降水量（mm）", "风速[km/h]".
   const named = headers.map((h) => {
     const m = /^(.*?)\s*[(（[]\s*([^)）\]]+?)\s*[)）\]]$/.exec(h.trim());
@@ -307,32 +374,30 @@ export function readStationCsv(text: string): ReadResult {
   });
   const found = (aliases: readonly string[]) => named.find((n) => aliases.includes(n.name));
   const column = Object.fromEntries(Object.entries(STATION_COLUMNS).map(([name, aliases]) => [name, found(aliases)?.header])) as Record<keyof typeof STATION_COLUMNS, string | undefined>;
-  const problems: ImportProblemRecord[] = [];
+  const problems = new Problems();
   const convert = Object.fromEntries(
     (['precipitation', 'temperature', 'windSpeed', 'windGust'] as const).map((q) => {
       const at = found(STATION_COLUMNS[q]);
       return [q, at ? converter(q, at.unit, at.header, problems) : undefined];
     }),
   ) as Partial<Record<Quantity, Convert>>;
-  if (!records.length) return { problems: [problem(null, null, null, 'import.noFeatures')] };
-  for (const name of ['code', 'time'] as const) if (!column[name]) problems.push(problem(null, null, STATION_COLUMNS[name][0], 'field.required'));
-  if (problems.length) return { problems };
+  for (const name of ['code', 'time'] as const) if (!column[name]) problems.add(null, null, STATION_COLUMNS[name][0], 'field.required');
+  if (problems.count) return problems.result();
   const seen = new Set<string>();
   const rows: Parameters<typeof byStation>[0] = [];
-  records.forEach((r, i) => {
-    const row = i + 1;
+  const take = (r: Record<string, string>, row: number) => {
     const code = r[column.code!];
-    if (!code) return void problems.push(problem(row, null, column.code!, 'field.required'));
+    if (!code) return void problems.add(row, null, column.code!, 'field.required');
     const time = stationTime(r[column.time!] ?? '', BEIJING_SECONDS);
-    if (!time) return void problems.push(problem(row, code, column.time!, 'field.dateTime'));
-    if (seen.has(`${code}|${time}`)) problems.push(problem(row, code, column.time!, 'weather.duplicateHour', { time }));
+    if (!time) return void problems.add(row, code, column.time!, 'field.dateTime');
+    if (seen.has(`${code}|${time}`)) problems.add(row, code, column.time!, 'weather.duplicateHour', { time });
     seen.add(`${code}|${time}`);
     const hour: WeatherHour = { time, precipitation: null, temperature: null, windSpeed: null, windGust: null };
     const number = (name: keyof typeof STATION_COLUMNS) => {
       const raw = column[name] ? r[column[name]!] : '';
       if (!raw) return null;
       const n = Number(raw);
-      if (!Number.isFinite(n)) problems.push(problem(row, code, column[name]!, 'weather.notNumber', { value: raw }));
+      if (!Number.isFinite(n)) problems.add(row, code, column[name]!, 'weather.notNumber', { value: raw });
       return Number.isFinite(n) ? n : null;
     };
     for (const name of ['precipitation', 'temperature', 'windSpeed', 'windGust'] as const) {
@@ -340,10 +405,17 @@ export function readStationCsv(text: string): ReadResult {
       hour[name] = value === null || !convert[name] ? null : possible(name, convert[name]!(value), row, code, column[name]!, problems);
     }
     const lon = number('lon'), lat = number('lat');
-    if (lon !== null && (lon < -180 || lon > 180)) problems.push(problem(row, code, column.lon!, 'weather.outOfRange', { min: -180, max: 180 }));
-    if (lat !== null && (lat < -90 || lat > 90)) problems.push(problem(row, code, column.lat!, 'weather.outOfRange', { min: -90, max: 90 }));
+    if (lon !== null && (lon < -180 || lon > 180)) problems.add(row, code, column.lon!, 'weather.outOfRange', { min: -180, max: 180 });
+    if (lat !== null && (lat < -90 || lat > 90)) problems.add(row, code, column.lat!, 'weather.outOfRange', { min: -90, max: 90 });
     rows.push({ code, name: column.name ? r[column.name] || undefined : undefined, place: lon !== null && lat !== null ? { lon, lat } : null, hour });
-  });
-  if (problems.length) return { problems };
+  };
+  let count = 0;
+  try {
+    for await (const record of records) take(record, ++count);
+  } catch (error) {
+    return unreadableCsv(format, error);
+  }
+  if (!count) problems.add(null, null, null, 'import.noFeatures');
+  if (problems.count) return problems.result();
   return { stations: byStation(rows) };
 }

@@ -27,10 +27,12 @@ const sourceBody = z
   })
   .refine((v) => v.provider === 'files' || Boolean(v.url), { message: 'weather.urlRequired', path: ['url'] });
 
-/** A refused file: its first problem in the caller's language, all of them in the result. */
-function rejected(problems: ImportProblemRecord[], language: Language) {
+/** A refused file: its first problem in the caller's language, the first SHOWN_PROBLEMS in the result with the count of all. */
+function rejected(problems: ImportProblemRecord[], problemCount: number, language: Language) {
   const first = problems[0];
-  return new AppError(400, 'weather.rejected', { count: problems.length, first: [first.row !== null ? `row ${first.row}` : null, first.featureId, first.field ? `${first.field}:` : null, first.reason[language]].filter(Boolean).join(' ') }, { problems });
+  // A reason that names its field already ("file: cannot be read ...") is not prefixed again.
+  const reason = first.reason[language];
+  return new AppError(400, 'weather.rejected', { count: problemCount, first: [first.row !== null ? `row ${first.row}` : null, first.featureId, first.field && !reason.startsWith(first.field) ? `${first.field}:` : null, reason].filter(Boolean).join(' ') }, { problems, problemCount, more: problemCount - problems.length });
 }
 
 /** Weather: hours kept per place from files, and the warnings derived from them with what they touch. */
@@ -61,9 +63,13 @@ export const weatherRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { file, ...place } = request.body;
       const enterpriseId = requireEnterprise(request).id;
-      const text = await readFile(file.path, 'utf8');
-      const result = /\.xml$/i.test(file.filename) ? await importCap(db, enterpriseId, { ...place, text }) : await service.importWeather(db, enterpriseId, { ...place, fileName: file.filename, text });
-      if ('problems' in result) throw rejected(result.problems, request.language);
+      const isCap = /\.xml$/i.test(file.filename);
+      // A CAP feed is read whole (so are Open-Meteo's answers, see the service); station and NOAA files are streamed.
+      if (isCap && file.size > service.WHOLE_FILE_MAX) throw new AppError(413, 'weather.tooLarge', { mb: service.WHOLE_FILE_MAX / 1024 / 1024 });
+      const result = isCap
+        ? await importCap(db, enterpriseId, { ...place, text: await readFile(file.path, 'utf8') })
+        : await service.importWeather(db, enterpriseId, { ...place, fileName: file.filename, path: file.path });
+      if ('problems' in result) throw rejected(result.problems, (result as { problemCount?: number }).problemCount ?? result.problems.length, request.language);
       return ok(request, result, 'weather.imported');
     },
   );

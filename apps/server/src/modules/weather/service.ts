@@ -6,26 +6,51 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { circlePolygon } from '../../geo/geometry.ts';
 import { getProject } from '../projects/service.ts';
 import { problem } from '../imports/problems.ts';
-import { readIsdCsv, readOpenMeteoCsv, readOpenMeteoJson, readStationCsv, type ReadResult } from './readers.ts';
+import { open, readFile, stat } from 'node:fs/promises';
+import { readIsdCsv, readOpenMeteoCsv, readOpenMeteoJson, readStationCsv, type ReadResult, type Refused } from './readers.ts';
 import { deriveWarnings } from './signals.ts';
 import { warningTouches } from './touches.ts';
 
 /** A place without a project area is warned for this far around it. */
 const PLACE_RADIUS_M = 10_000;
 const HOURS_PER_WRITE = 1000;
+/** A file read whole (Open-Meteo's JSON or CSV answer, a CAP feed) may be this large; station and NOAA files are streamed. */
+export const WHOLE_FILE_MAX = 64 * 1024 * 1024;
 
-/** The reader for an hours file, told by its name and, for CSV, by its first line. */
-export function readWeatherFile(fileName: string, text: string): ReadResult {
-  if (/\.json$/i.test(fileName)) return readOpenMeteoJson(text);
-  if (/\.csv$/i.test(fileName)) {
-    const firstLine = text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0].replaceAll('"', '').trim();
-    const columns = firstLine.toUpperCase().split(',');
-    if (columns.includes('STATION') && columns.includes('DATE')) return readIsdCsv(text);
-    // Open-Meteo's download starts with the place's line, or (without it) time and units in brackets.
-    if (columns[0] === 'LATITUDE' || /^time,[a-z0-9_]+ \(/.test(firstLine)) return readOpenMeteoCsv(text);
-    return readStationCsv(text);
+/** The first line of a file (read from its first 64 KB). */
+async function firstLineOf(path: string): Promise<string> {
+  const handle = await open(path);
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead).toString('utf8').replace(/^\ufeff/, '').split(/\r?\n/, 1)[0].replaceAll('"', '').trim();
+  } finally {
+    await handle.close();
   }
-  throw badRequest('weather.format', { name: fileName });
+}
+
+type HoursFormat = 'openMeteoJson' | 'openMeteoCsv' | 'isdCsv' | 'stationCsv';
+
+/** An hours file's format, told by its name and, for CSV, by its first line. */
+async function formatOf(fileName: string, path: string): Promise<HoursFormat> {
+  if (/\.json$/i.test(fileName)) return 'openMeteoJson';
+  if (!/\.csv$/i.test(fileName)) throw badRequest('weather.format', { name: fileName });
+  const firstLine = await firstLineOf(path);
+  const columns = firstLine.toUpperCase().split(',');
+  if (columns.includes('STATION') && columns.includes('DATE')) return 'isdCsv';
+  // Open-Meteo's download starts with the place's line, or (without it) time and units in brackets.
+  if (columns[0] === 'LATITUDE' || /^time,[a-z0-9_]+ \(/.test(firstLine)) return 'openMeteoCsv';
+  return 'stationCsv';
+}
+
+/** Reads an hours file: station and NOAA CSVs streamed row by row, Open-Meteo's answers whole. */
+export async function readWeatherFile(fileName: string, path: string, wholeMax: number): Promise<ReadResult> {
+  const format = await formatOf(fileName, path);
+  if (format === 'isdCsv') return readIsdCsv({ path });
+  if (format === 'stationCsv') return readStationCsv({ path });
+  if ((await stat(path)).size > wholeMax) throw new AppError(413, 'weather.tooLarge', { mb: wholeMax / 1024 / 1024 });
+  const text = await readFile(path, 'utf8');
+  return format === 'openMeteoJson' ? readOpenMeteoJson(text) : readOpenMeteoCsv(text);
 }
 
 /** A project's area within the enterprise, null when it has none. */
@@ -112,10 +137,10 @@ export const keepHours = (db: Db, enterpriseId: number, input: PlaceInput, kind:
 export async function importWeather(
   db: Db,
   enterpriseId: number,
-  input: { fileName: string; text: string; kind: 'observed' | 'forecast'; code?: string; name?: string; projectId?: number; lon?: number; lat?: number },
-): Promise<{ places: number; placeId: number; hours: number; warnings: number } | { problems: ImportProblemRecord[] }> {
+  input: { fileName: string; path: string; kind: 'observed' | 'forecast'; code?: string; name?: string; projectId?: number; lon?: number; lat?: number },
+): Promise<{ places: number; placeId: number; hours: number; warnings: number } | Refused> {
   if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
-  const read = readWeatherFile(input.fileName, input.text);
+  const read = await readWeatherFile(input.fileName, input.path, WHOLE_FILE_MAX);
   if ('problems' in read) return read;
   const single = read.stations.length === 1;
   const places: PlaceInput[] = [];
