@@ -22,7 +22,7 @@ import { ChangeFeed } from './db/changes.ts';
 import { ReadCache } from './http/cache.ts';
 import { isDiskFull, registerUploads } from './http/uploads.ts';
 import { withSafeSerializers } from './http/logging.ts';
-import { staticHeadersOf } from './http/headers.ts';
+import { OPENAPI_TYPE, staticHeadersOf } from './http/headers.ts';
 import { refuseNulCharacters } from './http/validation.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -33,6 +33,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
 import { openDataRoutes } from './modules/openData/routes.ts';
+import { registerOpenDataCors } from './modules/openData/cors.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
 import { JobRunner } from './modules/imports/runner.ts';
 import { abandonIdleJobs } from './modules/imports/jobs.ts';
@@ -205,6 +206,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: { auth: 'public' } };
     if (route.url.startsWith('/api/')) route.schema = { ...route.schema, 'x-access': routeAccess(route.url, route.config?.access) } as typeof route.schema;
   });
+  // The API document goes out as the media type the OGC landing page's service-desc link names.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url.split('?')[0] === '/api/docs/json' && reply.statusCode === 200) reply.header('content-type', OPENAPI_TYPE);
+    done(null, payload);
+  });
   // The docs page sets a policy of its own (its scripts and styles).
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
@@ -214,6 +220,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.headers(request.url.startsWith('/api/') ? apiHeaders : consoleHeaders);
     done();
   });
+  // Open data answers other sites' pages (CORS) for personal tokens; set before access, so a refusal is readable too.
+  registerOpenDataCors(app, config.openDataOrigins);
   app.addHook('onRequest', accessHook);
   // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
   app.addHook('preValidation', refuseNulCharacters);

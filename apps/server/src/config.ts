@@ -28,6 +28,8 @@ export interface Config {
   riskDelayMs: number;
   /** The alert rules run this long after a change to what they read (ms; 0: only when asked, and no sweep). */
   alertDelayMs: number;
+  /** Sites whose pages may read the open data (OGC API, tiles, TileJSON, styles) with a personal token: '*' for any, else a list of origins. */
+  openDataOrigins: '*' | string[];
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -54,7 +56,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     riskDelayMs: seconds(env, 'RISK_ASSESS_DELAY_S', 60) * 1000,
     alertDelayMs: seconds(env, 'ALERT_CHECK_DELAY_S', 1) * 1000,
+    openDataOrigins: origins(env, 'OPEN_DATA_ORIGINS'),
   };
+}
+
+/** '*' (the default), or origins separated by commas, each scheme://host[:port]. */
+function origins(env: NodeJS.ProcessEnv, name: string): '*' | string[] {
+  const text = (env[name] ?? '*').trim();
+  if (text === '*') return '*';
+  const list = text.split(',').map((o) => o.trim()).filter(Boolean);
+  const bad = list.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+  if (bad !== undefined || !list.length) throw new Error(`${name}: must be * or origins like https://map.example.com separated by commas: ${env[name]}`);
+  return list;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -16,7 +16,7 @@ export const OPEN_DATA_MESSAGES = {
     'en-US': 'datetime: a date-time like 2026-01-31T08:30:00Z, or an interval start/end where either end may be ..',
     'zh-CN': 'datetime：须为日期时间（如 2026-01-31T08:30:00Z），或以 / 分隔的区间，任一端可为 ..',
   },
-  'openData.limit': { 'en-US': 'limit: a whole number from 1 to {max}', 'zh-CN': 'limit：须为 1 到 {max} 的整数' },
+  'openData.limit': { 'en-US': 'limit: a whole number of at least 1 (a page holds at most {max})', 'zh-CN': 'limit：须为不小于 1 的整数（每页最多 {max} 条）' },
   'openData.cursor': { 'en-US': 'cursor: not a key this collection gave', 'zh-CN': 'cursor：不是本图层给出的分页键' },
   'openData.filter': { 'en-US': '{name}: {reason}', 'zh-CN': '{name}：{reason}' },
   'openData.unknownParameter': { 'en-US': '{name}: not a parameter of this collection (queryables: {list})', 'zh-CN': '{name}：不是本图层的查询参数（可用：{list}）' },

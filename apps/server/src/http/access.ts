@@ -129,15 +129,17 @@ async function personalHolder(request: FastifyRequest, personalRoute: boolean, t
 
 /**
  * The token of a data service request: the console's header, a bearer token (what GDAL and QGIS
- * set as a header), or the query key (for clients that set none).
+ * set as a header), or the query key (for clients that set none; a personal token only).
  */
 function dataServiceToken(request: FastifyRequest): string | undefined {
   const header = request.headers[HEADERS.token.toLowerCase()];
   if (typeof header === 'string' && header !== '') return header;
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   if (bearer) return bearer[1];
+  // Only a personal token is taken from the URL: a console sign-in token there would reach logs,
+  // histories and other sites' referrers, and is not for desktop clients.
   const key = (request.query as Record<string, unknown> | undefined)?.[PERSONAL_TOKEN_QUERY_KEY];
-  return typeof key === 'string' ? key : undefined;
+  return typeof key === 'string' && key.startsWith(PERSONAL_TOKEN_PREFIX) ? key : undefined;
 }
 
 /** The signed-in user of a route that requires one. */

@@ -18,3 +18,6 @@ export function staticHeadersOf(middleware: Middleware): Record<string, string> 
   });
   return headers;
 }
+
+/** The OpenAPI document's media type (OGC API Features' service-desc link names the same). */
+export const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.0';

@@ -2,12 +2,35 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /**
  * Query parameters that carry a secret: the console passes a token in the URL when signed in from
- * elsewhere, and desktop GIS sends its personal access token as `key`.
+ * elsewhere, and desktop GIS sends its personal access token as `key`. Names are matched as the
+ * server reads them (decoded: `%6Bey` is `key`), without case.
  */
-const SECRET_PARAMS = /([?&](?:token|access[-_]?token|key)=)[^&#]*/gi;
+const SECRET_PARAM = /^(?:token|access[-_]?token|key)$/i;
 
-/** The URL as it may be logged: secrets in the query string are masked. */
-export const loggableUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
+const decodedName = (name: string) => {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+};
+
+/** The URL as it may be logged: the values of secret query parameters are masked. */
+export function loggableUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end < 0 ? undefined : end);
+  const masked = query
+    .split('&')
+    .map((pair) => {
+      const cut = pair.indexOf('=');
+      const name = cut < 0 ? pair : pair.slice(0, cut);
+      return SECRET_PARAM.test(decodedName(name).trim()) ? `${name}=***` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, start + 1)}${masked}${end < 0 ? '' : url.slice(end)}`;
+}
 
 /**
  * An error as it may be logged: a failed statement keeps its SQL and the database's own error,

@@ -67,6 +67,10 @@ describe('logs', () => {
     expect(loggableUrl('/project/list?token=abc123&x=1')).toBe('/project/list?token=***&x=1');
     expect(loggableUrl('/a?Access-Token=abc123')).toBe('/a?Access-Token=***');
     expect(loggableUrl('/api/ogc/collections/pipes-water/items?limit=10&key=pcp_secret&cursor=5')).toBe('/api/ogc/collections/pipes-water/items?limit=10&key=***&cursor=5');
+    // Names as the server reads them: percent-encoded, in capitals, with a plus for a space.
+    expect(loggableUrl('/api/ogc/collections?%6Bey=pcp_secret')).toBe('/api/ogc/collections?%6Bey=***');
+    expect(loggableUrl('/api/ogc?KEY=pcp_secret&k%65y=pcp_other#top')).toBe('/api/ogc?KEY=***&k%65y=***#top');
+    expect(loggableUrl('/api/ogc?access%5Ftoken=abc&bad=%E0')).toBe('/api/ogc?access%5Ftoken=***&bad=%E0');
     // Through the real logger: a request with a token in its URL.
     const lines: string[] = [];
     const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });

@@ -7,7 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import CryptoJS from 'crypto-js';
 import { eq, desc } from 'drizzle-orm';
 import { readConfig, type Config } from '../config.ts';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppOptions } from '../app.ts';
 import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
 import { smsOutbox } from '../db/schema.ts';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
@@ -30,7 +30,7 @@ export interface TestApp {
  * A server on a fresh database with the demo seeded: embedded in-memory PGlite, or a new
  * database created on the PostgreSQL server of TEST_DATABASE_URL and dropped afterwards.
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, logger: AppOptions['logger'] = false): Promise<TestApp> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
@@ -46,7 +46,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
   // No assessment of the network behind a test's back (a test asks for one, or sets a delay).
   const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, alertDelayMs: 0, ...overrides };
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger });
   await app.ready();
   return {
     app,

@@ -26,7 +26,8 @@ export interface CollectionSource {
   title: Record<Language, string>;
   description: Record<Language, string>;
   permission: PermissionId;
-  geometryType: 'LineString' | 'Polygon' | 'Point' | 'Geometry';
+  /** The one geometry type of every feature (stated in the collection's metadata and queryables). */
+  geometryType: 'MultiLineString' | 'MultiPolygon' | 'Point';
   /** FROM ... with the alias t, and the WHERE that keeps it to the enterprise (and the layer). */
   from: SQL;
   where: SQL;
@@ -36,6 +37,8 @@ export interface CollectionSource {
   geometry: SQL;
   /** Rows whose box meets the window [minx, miny, maxx, maxy]: an expression a GiST index serves. */
   inBox: (box: [number, number, number, number]) => SQL;
+  /** The stored GeoJSON (jsonb) that the window is then tested against exactly; absent where inBox is exact (points). */
+  shape?: SQL;
   /** The features' extent as `x0, y0, x1, y1` aggregates. */
   bounds: SQL;
   /** The instant or the period a feature stands for, for `datetime`. */
@@ -53,16 +56,53 @@ const col = (column: string) => sql.raw(`t.${column}`);
 const boundsOf = (alias: string) => sql.raw(`min(${alias}.minx) as x0, min(${alias}.miny) as y0, max(${alias}.maxx) as x1, max(${alias}.maxy) as y1`);
 
 /**
+ * Geometry families: a collection serves one type, so desktop GIS and GeoPackage get consistent
+ * layers. Lines and areas are served in their Multi form (a single one promoted); a table holding
+ * several families (alerts, risk-prone areas) is one collection per family.
+ */
+export type Family = 'point' | 'line' | 'area';
+const FAMILIES = {
+  point: { types: ['Point'], single: 'Point', served: 'Point' },
+  line: { types: ['LineString', 'MultiLineString'], single: 'LineString', served: 'MultiLineString' },
+  area: { types: ['Polygon', 'MultiPolygon'], single: 'Polygon', served: 'MultiPolygon' },
+} as const;
+
+/** A stored GeoJSON column (over `t` or `pp`, from the lists here) as text in its family's one type. */
+export function servedGeometry(column: string, family: Family): SQL {
+  const { single, served } = FAMILIES[family];
+  if (single === served) return sql.raw(`${column}::text`);
+  return sql.raw(`(case when ${column}->>'type' = '${single}' then json_build_object('type', '${served}', 'coordinates', json_build_array(${column}->'coordinates'))::text else ${column}::text end)`);
+}
+const ofFamily = (column: string, family: Family) => sql.raw(`${column}->>'type' in (${FAMILIES[family].types.map((t) => `'${t}'`).join(', ')})`);
+
+/**
  * What every layer kept in an enterprise's own table shares: the table as `t` (its name from
  * the lists below), the enterprise's rows, the id as key, the GeoJSON column and the bbox columns.
  */
-const ownTable = (table: string, enterpriseId: number, geometry = 'geometry') => ({
+const ownTable = (table: string, enterpriseId: number, family: Family, geometry = 'geometry') => ({
+  geometryType: FAMILIES[family].served,
   from: sql.raw(`${table} t`),
   where: sql`t.enterprise_id = ${enterpriseId}`,
   key: sql`t.id`,
-  geometry: sql.raw(`t.${geometry}::text`),
+  geometry: servedGeometry(`t.${geometry}`, family),
   inBox: bboxColumnsIn,
+  shape: sql.raw(`t.${geometry}`),
   bounds: boundsOf('t'),
+});
+
+/** The rows of one family of a table that holds several: the id says which ("alerts-lines"). */
+const FAMILY_SUFFIX: Record<Family, Record<Language, string>> = {
+  point: { 'en-US': 'points', 'zh-CN': '点' },
+  line: { 'en-US': 'lines', 'zh-CN': '线' },
+  area: { 'en-US': 'areas', 'zh-CN': '面' },
+};
+const familyPart = (enterpriseId: number, table: string, family: Family) => {
+  const own = ownTable(table, enterpriseId, family);
+  return { ...own, where: sql`${own.where} and ${ofFamily('t.geometry', family)}` };
+};
+const familyTitle = (title: Record<Language, string>, family: Family): Record<Language, string> => ({
+  'en-US': `${title['en-US']} (${FAMILY_SUFFIX[family]['en-US']})`,
+  'zh-CN': `${title['zh-CN']}（${FAMILY_SUFFIX[family]['zh-CN']}）`,
 });
 
 const NETWORK_NAMES: Record<NetworkType, Record<Language, string>> = {
@@ -84,8 +124,7 @@ function pipesOf(enterpriseId: number, network: NetworkType): CollectionSource {
       'zh-CN': `${NETWORK_NAMES[network]['zh-CN']}管网的管段、属性与综合风险等级`,
     },
     permission: 'pipeline',
-    geometryType: 'LineString',
-    ...ownTable('pipes', enterpriseId),
+    ...ownTable('pipes', enterpriseId, 'line'),
     from: sql`pipes t left join pipe_risks r on r.pipe_row_id = t.id`,
     where: sql`t.enterprise_id = ${enterpriseId} and t.network_type = ${network}`,
     properties: [
@@ -112,8 +151,7 @@ function projectsOf(enterpriseId: number): CollectionSource {
     title: { 'en-US': 'Monitoring projects', 'zh-CN': '监测项目' },
     description: { 'en-US': 'Project areas with their period and status', 'zh-CN': '项目范围、周期与状态' },
     permission: 'project',
-    geometryType: 'Polygon',
-    ...ownTable('projects', enterpriseId, 'area'),
+    ...ownTable('projects', enterpriseId, 'area', 'area'),
     time: { start: col('start_date'), end: col('end_date'), type: 'date' },
     properties: [
       p('code', col('code'), 'string', true),
@@ -139,8 +177,7 @@ function poisOf(enterpriseId: number): CollectionSource {
       'zh-CN': '卫星漏损疑似点（约 100 米范围）及其现场核查状态和结果',
     },
     permission: 'leak',
-    geometryType: 'Polygon',
-    ...ownTable('pois', enterpriseId),
+    ...ownTable('pois', enterpriseId, 'area'),
     from: sql`pois t join projects pr on pr.id = t.project_id`,
     time: { start: col('created_at'), type: 'date-time' },
     properties: [
@@ -174,8 +211,7 @@ function constructionSitesOf(enterpriseId: number): CollectionSource {
     title: { 'en-US': 'Construction sites', 'zh-CN': '施工工地' },
     description: { 'en-US': 'Works near the pipes, their case status and how close they come', 'zh-CN': '管线附近的施工、处置状态及与管线的距离' },
     permission: 'risk',
-    geometryType: 'Polygon',
-    ...ownTable('construction_sites', enterpriseId),
+    ...ownTable('construction_sites', enterpriseId, 'area'),
     time: { start: sql`coalesce(t.actual_start, t.planned_start)`, end: sql`coalesce(t.actual_end, t.planned_end)`, type: 'date' },
     properties: [
       p('siteNo', col('site_no'), 'string', true),
@@ -199,15 +235,17 @@ function constructionSitesOf(enterpriseId: number): CollectionSource {
   };
 }
 
-function riskAreasOf(enterpriseId: number): CollectionSource {
+/** Risk-prone areas are points (a waterlogging point) or areas: a collection each. */
+export const RISK_AREA_FAMILIES = ['point', 'area'] as const;
+
+function riskAreasOf(enterpriseId: number, family: (typeof RISK_AREA_FAMILIES)[number]): CollectionSource {
   return {
-    id: 'risk-areas',
+    id: `risk-areas-${FAMILY_SUFFIX[family]['en-US']}`,
     kind: 'riskAreas',
-    title: { 'en-US': 'Risk-prone areas', 'zh-CN': '风险易发区' },
+    title: familyTitle({ 'en-US': 'Risk-prone areas', 'zh-CN': '风险易发区' }, family),
     description: { 'en-US': 'Waterlogging points, voids, collapses and other hazards with their level', 'zh-CN': '积水点、空洞、塌陷等隐患及其等级' },
     permission: 'risk',
-    geometryType: 'Geometry',
-    ...ownTable('risk_areas', enterpriseId),
+    ...familyPart(enterpriseId, 'risk_areas', family),
     time: { start: col('created_at'), type: 'date-time' },
     properties: [
       p('name', col('name'), 'string', true),
@@ -225,15 +263,17 @@ function riskAreasOf(enterpriseId: number): CollectionSource {
   };
 }
 
-function alertsOf(enterpriseId: number): CollectionSource {
+/** Alerts stand on a point (raised by hand), a pipe (a line) or a site or area: a collection each. */
+export const ALERT_FAMILIES = ['point', 'line', 'area'] as const;
+
+function alertsOf(enterpriseId: number, family: Family): CollectionSource {
   return {
-    id: 'alerts',
+    id: `alerts-${FAMILY_SUFFIX[family]['en-US']}`,
     kind: 'alerts',
-    title: { 'en-US': 'Alerts', 'zh-CN': '预警' },
+    title: familyTitle({ 'en-US': 'Alerts', 'zh-CN': '预警' }, family),
     description: { 'en-US': 'Alerts raised by the rules or by hand, in every state', 'zh-CN': '规则或人工发布的各状态预警' },
     permission: 'risk',
-    geometryType: 'Geometry',
-    ...ownTable('alerts', enterpriseId),
+    ...familyPart(enterpriseId, 'alerts', family),
     time: { start: col('raised_at'), type: 'date-time' },
     properties: [
       p('subject', col('subject'), 'string'),
@@ -311,12 +351,13 @@ function settlementResultsOf(enterpriseId: number, dataset: DatasetRow): Collect
       'zh-CN': '当前分析中附近有监测点的管段：速率、累计与差异沉降、等级及超出的阈值',
     },
     permission: 'settlement',
-    geometryType: 'LineString',
+    geometryType: 'MultiLineString',
     from: sql`settlement_results t join pipes pp on pp.id = t.pipe_row_id join settlement_datasets d on d.id = t.dataset_id`,
     where: sql`t.dataset_id = ${dataset.id} and t.run = d.analysis_run and d.enterprise_id = ${enterpriseId} and pp.enterprise_id = ${enterpriseId}`,
     key: sql`t.pipe_row_id`,
-    geometry: sql`pp.geometry::text`,
+    geometry: servedGeometry('pp.geometry', 'line'),
     inBox: (box) => sql`box(point(pp.minx, pp.miny), point(pp.maxx, pp.maxy)) && ${boxOf(box)}`,
+    shape: sql`pp.geometry`,
     bounds: boundsOf('pp'),
     properties: [
       p('pipeId', sql`pp.pipe_id`, 'string', true),
@@ -348,9 +389,9 @@ export async function collectionsOf(db: Db, enterpriseId: number): Promise<Colle
     projectsOf(enterpriseId),
     poisOf(enterpriseId),
     constructionSitesOf(enterpriseId),
-    riskAreasOf(enterpriseId),
+    ...RISK_AREA_FAMILIES.map((family) => riskAreasOf(enterpriseId, family)),
     ...datasets.flatMap((d) => [settlementPointsOf(enterpriseId, d), ...(d.analysed ? [settlementResultsOf(enterpriseId, d)] : [])]),
-    alertsOf(enterpriseId),
+    ...ALERT_FAMILIES.map((family) => alertsOf(enterpriseId, family)),
   ];
 }
 
@@ -369,8 +410,8 @@ export async function collectionOf(db: Db, enterpriseId: number, id: string): Pr
     projects: projectsOf,
     pois: poisOf,
     'construction-sites': constructionSitesOf,
-    'risk-areas': riskAreasOf,
-    alerts: alertsOf,
+    ...Object.fromEntries(RISK_AREA_FAMILIES.map((family) => [`risk-areas-${FAMILY_SUFFIX[family]['en-US']}`, (e: number) => riskAreasOf(e, family)])),
+    ...Object.fromEntries(ALERT_FAMILIES.map((family) => [`alerts-${FAMILY_SUFFIX[family]['en-US']}`, (e: number) => alertsOf(e, family)])),
   };
   return Object.hasOwn(fixed, id) ? fixed[id](enterpriseId) : null;
 }

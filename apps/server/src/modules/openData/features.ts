@@ -20,21 +20,28 @@ const COMMON_PARAMETERS = new Set(['limit', 'bbox', 'bbox-crs', 'crs', 'datetime
 export interface ItemsQuery {
   limit: number;
   crs: Crs;
-  /** [minlon, minlat, maxlon, maxlat] */
-  box: [number, number, number, number] | null;
+  /** [minlon, minlat, maxlon, maxlat] windows, any of which a feature meets (two when bbox crosses the antimeridian). */
+  boxes: Box[] | null;
   datetime: { start: string | null; end: string | null } | null;
   after: number | null;
   filters: { property: Property; values: (string | number | boolean)[] }[];
 }
 
-function parseBox(text: string, crs: Crs): [number, number, number, number] {
+type Box = [number, number, number, number];
+
+/**
+ * The windows of a bbox, in storage lon/lat: its lower corner comes first in the CRS's own axis
+ * order. A west edge east of the east edge crosses the antimeridian (OGC API Features 7.15.3):
+ * two windows, one on each side.
+ */
+function parseBox(text: string, crs: Crs): Box[] {
   const numbers = text.split(',').map((v) => (v.trim() === '' ? Number.NaN : Number(v)));
   if ((numbers.length !== 4 && numbers.length !== 6) || numbers.some((n) => !Number.isFinite(n))) throw badRequest('openData.bbox');
   const [a0, b0, a1, b1] = numbers.length === 4 ? numbers : [numbers[0], numbers[1], numbers[3], numbers[4]];
-  if (a0 > a1 || b0 > b1) throw badRequest('openData.bbox');
-  const [lon0, lat0] = crs.toStorage(a0, b0);
-  const [lon1, lat1] = crs.toStorage(a1, b1);
-  return [Math.min(lon0, lon1), Math.min(lat0, lat1), Math.max(lon0, lon1), Math.max(lat0, lat1)];
+  const [west, south] = crs.toStorage(a0, b0);
+  const [east, north] = crs.toStorage(a1, b1);
+  if (![west, south, east, north].every(Number.isFinite) || south > north) throw badRequest('openData.bbox');
+  return west <= east ? [[west, south, east, north]] : [[west, south, 180, north], [-180, south, east, north]];
 }
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -97,11 +104,13 @@ export function parseItemsQuery(source: CollectionSource, query: Record<string, 
     }
   }
   const limitText = text('limit');
-  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest('openData.limit', { max: MAX_LIMIT });
+  const asked = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
+  if (!Number.isInteger(asked) || asked < 1) throw badRequest('openData.limit', { max: MAX_LIMIT });
+  // More than the most a page holds is served as the most (OGC API Features, requirement 22C).
+  const limit = Math.min(asked, MAX_LIMIT);
   const crs = crsParameter(query, 'crs');
   const bboxText = text('bbox');
-  const box = bboxText === undefined ? null : parseBox(bboxText, crsParameter(query, 'bbox-crs'));
+  const boxes = bboxText === undefined ? null : parseBox(bboxText, crsParameter(query, 'bbox-crs'));
   const datetimeText = text('datetime');
   if (datetimeText !== undefined && !source.time) throw badRequest('openData.unknownParameter', { name: 'datetime', list: [...queryables.keys()].join(', ') });
   const datetime = datetimeText === undefined ? null : parseDatetime(datetimeText);
@@ -111,13 +120,15 @@ export function parseItemsQuery(source: CollectionSource, query: Record<string, 
   const filters = [...queryables.values()]
     .filter((property) => text(property.name) !== undefined)
     .map((property) => ({ property, values: text(property.name)!.split(',').map((v) => parseValue(property, v)) }));
-  return { limit, crs, box, datetime, after, filters };
+  return { limit, crs, boxes, datetime, after, filters };
 }
 
 /** The WHERE of a request: the source's own (the enterprise) and each of the request's conditions. */
 function conditionsOf(source: CollectionSource, query: Omit<ItemsQuery, 'limit' | 'crs' | 'after'>): SQL[] {
   const conditions = [source.where];
-  if (query.box) conditions.push(source.inBox(query.box));
+  // The box index finds the rows whose envelope meets a window; the geometry itself must meet it.
+  const meets = (box: Box) => (source.shape ? sql`(${source.inBox(box)} and geometry_meets_box(${source.shape}, ${box[0]}::float8, ${box[1]}::float8, ${box[2]}::float8, ${box[3]}::float8))` : source.inBox(box));
+  if (query.boxes) conditions.push(sql`(${sql.join(query.boxes.map(meets), sql` or `)})`);
   if (query.datetime && source.time) {
     const cast = source.time.type === 'date' ? sql`::date` : sql`::timestamptz`;
     const { start: from, end: to } = source.time;
@@ -158,7 +169,7 @@ function featureText(row: FeatureRow, crs: Crs) {
 
 /** How many features match: the kept figure for a whole layer, a capped count otherwise (null past the cap). */
 export async function numberMatched(db: Db, source: CollectionSource, query: ItemsQuery): Promise<number | null> {
-  const whole = !query.box && !query.datetime && !query.filters.length;
+  const whole = !query.boxes && !query.datetime && !query.filters.length;
   if (whole && source.summary) {
     const [row] = await queryRows<{ count: number | null }>(db, source.summary());
     return Number(row?.count ?? 0);

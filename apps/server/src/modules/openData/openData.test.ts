@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import proj4 from 'proj4';
 import { PERSONAL_TOKEN_LIMIT } from '@console/contract';
-import { as, login, useDemoServer } from '../../testing/app.ts';
+import { Writable } from 'node:stream';
+import { as, createTestApp, demoEnterpriseIds, login, useDemoServer } from '../../testing/app.ts';
 import { memberships, personalTokens, users } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { sha256 } from '../auth/crypto.ts';
@@ -131,7 +132,7 @@ describe('OGC API Features', () => {
     expect((await read('/api/ogc/conformance', token)).json().conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs');
     const { collections } = (await read('/api/ogc/collections', token)).json();
     const ids = collections.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas', 'alerts']));
+    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas-points', 'risk-areas-areas', 'alerts-points', 'alerts-lines', 'alerts-areas']));
     expect(ids.some((id: string) => id.startsWith('settlement-points-'))).toBe(true);
     expect(ids.some((id: string) => id.startsWith('settlement-results-'))).toBe(true);
     const pipes = collections.find((c: { id: string }) => c.id === 'pipes-water');
@@ -139,8 +140,12 @@ describe('OGC API Features', () => {
     const [box] = await queryRows<{ x0: number; y1: number }>(demo.database.db, sql`select min(minx) as x0, max(maxy) as y1 from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water'`);
     expect(pipes.extent.spatial.bbox[0][0]).toBeCloseTo(box.x0, 9);
     expect(pipes.extent.spatial.bbox[0][3]).toBeCloseTo(box.y1, 9);
-    const alerts = collections.find((c: { id: string }) => c.id === 'alerts');
+    const alerts = collections.find((c: { id: string }) => c.id === 'alerts-areas');
     expect(alerts.extent.temporal.interval[0][0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // With a slash, as OWSLib asks for it, the landing page too.
+    const slashed = await read('/api/ogc/', token);
+    expect(slashed.statusCode).toBe(200);
+    expect(slashed.json().links.map((l: { rel: string }) => l.rel)).toContain('data');
 
     // The gas utility's token sees the gas utility's layers; the water utility's settlement dataset is not among them.
     const gas = await makeToken('both', demo.ids.gas);
@@ -240,19 +245,23 @@ describe('OGC API Features', () => {
 
     const first = (await items('limit=1')).features[0];
     const mercator = (await items(`limit=1&crs=http://www.opengis.net/def/crs/EPSG/0/3857`)).features[0];
-    const expectedXY = proj4('EPSG:4326', 'EPSG:3857', first.geometry.coordinates[0]);
-    expect(mercator.geometry.coordinates[0][0]).toBeCloseTo(expectedXY[0], 3);
-    expect(mercator.geometry.coordinates[0][1]).toBeCloseTo(expectedXY[1], 3);
+    expect(first.geometry.type).toBe('MultiLineString');
+    const expectedXY = proj4('EPSG:4326', 'EPSG:3857', first.geometry.coordinates[0][0]);
+    expect(mercator.geometry.coordinates[0][0][0]).toBeCloseTo(expectedXY[0], 3);
+    expect(mercator.geometry.coordinates[0][0][1]).toBeCloseTo(expectedXY[1], 3);
     const cgcs = await read(`/api/ogc/collections/pipes-water/items?limit=1&crs=http://www.opengis.net/def/crs/EPSG/0/4490`, token);
     expect(cgcs.headers['content-crs']).toBe('<http://www.opengis.net/def/crs/EPSG/0/4490>');
-    expect(cgcs.json().features[0].geometry.coordinates[0]).toEqual([first.geometry.coordinates[0][1], first.geometry.coordinates[0][0]]);
+    expect(cgcs.json().features[0].geometry.coordinates[0][0]).toEqual([first.geometry.coordinates[0][0][1], first.geometry.coordinates[0][0][0]]);
 
     // Alerts raised in a period; an open start.
     const [{ t }] = await queryRows<{ t: string }>(demo.database.db, sql`select to_char(percentile_disc(0.5) within group (order by raised_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as t from alerts where enterprise_id = ${demo.ids.water}`);
-    const since = (await read(`/api/ogc/collections/alerts/items?limit=10000&datetime=${t}/..`, token)).json();
-    expect(since.features.length).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at >= ${t}::timestamptz`));
-    const until = (await read(`/api/ogc/collections/alerts/items?limit=10000&datetime=../${t}`, token)).json();
-    expect(until.features.length).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at <= ${t}::timestamptz`));
+    const alertsIn = async (datetime: string) => {
+      let total = 0;
+      for (const family of ['points', 'lines', 'areas']) total += (await read(`/api/ogc/collections/alerts-${family}/items?limit=10000&datetime=${datetime}`, token)).json().features.length;
+      return total;
+    };
+    expect(await alertsIn(`${t}/..`)).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at >= ${t}::timestamptz`));
+    expect(await alertsIn(`../${t}`)).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at <= ${t}::timestamptz`));
 
     // Settlement points keep their measures.
     const points = (await read('/api/ogc/collections', token)).json().collections.find((c: { id: string }) => c.id.startsWith('settlement-points-'));
@@ -269,14 +278,20 @@ describe('OGC API Features', () => {
       return response.json().message as string;
     };
     expect(await bad('bbox=1,2,3')).toMatch(/^bbox: four numbers/);
-    expect(await bad('bbox=121,30,120,31', 'zh-CN')).toMatch(/^bbox：/);
-    expect(await bad('limit=0')).toBe('limit: a whole number from 1 to 10000');
-    expect(await bad('limit=10001', 'zh-CN')).toBe('limit：须为 1 到 10000 的整数');
+    expect(await bad('bbox=120,31,121,30', 'zh-CN')).toMatch(/^bbox：/);
+    expect(await bad('limit=0')).toBe('limit: a whole number of at least 1 (a page holds at most 10000)');
+    expect(await bad('limit=ten', 'zh-CN')).toBe('limit：须为不小于 1 的整数（每页最多 10000 条）');
     expect(await bad('crs=EPSG:2000')).toMatch(/^crs: must be one of/);
     expect(await bad('datetime=yesterday')).toMatch(/^datetime:/);
     expect(await bad('diameterMm=wide')).toBe('diameterMm: must be a whole number');
     expect(await bad('color=red')).toMatch(/^color: not a parameter of this collection \(queryables: pipeId, material/);
     expect(await bad('cursor=abc')).toMatch(/^cursor:/);
+    // The other resources take no parameters of their own: one they do not know is named, as on items.
+    for (const url of ['/api/ogc/collections?bbox=1,2,3,4', '/api/ogc?limit=5', '/api/ogc/collections/pipes-water?datetime=2026-01-01', '/api/ogc/conformance?color=red']) {
+      const response = await read(url, token);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().message, url).toMatch(/^[a-z]+: /);
+    }
     expect((await read('/api/ogc/collections/pipes-nothing/items', token)).statusCode).toBe(404);
     expect((await read("/api/ogc/collections/pipes;drop table pipes/items", token)).statusCode).toBe(404);
   });
@@ -302,6 +317,94 @@ describe('OGC API Features', () => {
   });
 });
 
+describe('OGC API Features for desktop GIS and other sites', () => {
+  it('selects by geometry, not envelope, and across the antimeridian', async () => {
+    const { token } = await makeToken('both', demo.ids.gas);
+    // A diagonal main whose envelope covers the window's corner while the line passes it by, one
+    // that crosses the window, and two on either side of the antimeridian (Fiji's date line).
+    const line = (id: string, coordinates: number[][]) => sql`(${demo.ids.gas}, ${id}, 'heat', 'steel', 300, ${JSON.stringify({ type: 'LineString', coordinates })}::jsonb, ''::bytea, 100, ${Math.min(...coordinates.map((c) => c[0]))}, ${Math.min(...coordinates.map((c) => c[1]))}, ${Math.max(...coordinates.map((c) => c[0]))}, ${Math.max(...coordinates.map((c) => c[1]))})`;
+    await demo.database.db.execute(sql`
+      insert into pipes (enterprise_id, pipe_id, network_type, material, diameter_mm, geometry, tile_line, length_m, minx, miny, maxx, maxy) values
+      ${sql.join([line('BY-PASS', [[121.0, 31.0], [121.1, 31.1]]), line('BY-CROSS', [[121.0, 31.1], [121.1, 31.0]]), line('DATE-EAST', [[179.95, -17.8], [179.99, -17.8]]), line('DATE-WEST', [[-179.99, -17.8], [-179.95, -17.8]])], sql`, `)}`);
+    try {
+      const ids = async (query: string) => ((await read(`/api/ogc/collections/pipes-heat/items?${query}`, token)).json().features as { properties: { pipeId: string } }[]).map((f) => f.properties.pipeId).sort();
+      // The window's lower right corner: inside the first main's envelope, away from its line.
+      expect(await ids('bbox=121.07,31.0,121.1,31.03')).toEqual(['BY-CROSS']);
+      const page = (await read('/api/ogc/collections/pipes-heat/items?bbox=121.07,31.0,121.1,31.03', token)).json();
+      expect(page.numberMatched).toBe(1);
+      expect(await ids('bbox=179.9,-18,-179.9,-17.5')).toEqual(['DATE-EAST', 'DATE-WEST']);
+      expect(await ids('bbox=179.97,-18,-179.97,-17.5')).toEqual(['DATE-EAST', 'DATE-WEST']);
+      // The same numbers the ordinary way round: the window between them holds neither.
+      expect(await ids('bbox=-179.9,-18,179.9,-17.5')).toEqual([]);
+    } finally {
+      await demo.database.db.execute(sql`delete from pipes where enterprise_id = ${demo.ids.gas} and network_type = 'heat'`);
+    }
+  });
+
+  it('serves one geometry type per collection, stated in its metadata and queryables', async () => {
+    const { token } = await makeToken('admin', demo.ids.water);
+    const { collections } = (await read('/api/ogc/collections', token)).json() as { collections: { id: string; geometryType: string }[] };
+    const types = Object.fromEntries(collections.map((c) => [c.id, c.geometryType]));
+    expect(types).toMatchObject({ 'pipes-water': 'MultiLineString', projects: 'MultiPolygon', pois: 'MultiPolygon', 'construction-sites': 'MultiPolygon', 'risk-areas-points': 'Point', 'risk-areas-areas': 'MultiPolygon', 'alerts-points': 'Point', 'alerts-lines': 'MultiLineString', 'alerts-areas': 'MultiPolygon' });
+    let read_ = 0;
+    for (const { id, geometryType } of collections) {
+      const page = (await read(`/api/ogc/collections/${id}/items?limit=10000`, token)).json() as { features: { geometry: { type: string } }[] };
+      expect(new Set(page.features.map((f) => f.geometry.type)), id).toEqual(new Set(page.features.length ? [geometryType] : []));
+      read_ += page.features.length;
+      const queryables = (await read(`/api/ogc/collections/${id}/queryables`, token)).json();
+      expect(queryables.properties.geometry, id).toEqual({ 'x-ogc-role': 'primary-geometry', format: `geometry-${geometryType.toLowerCase()}` });
+    }
+    // Every alert and risk-prone area is in exactly one of its family collections.
+    const familyTotal = async (prefix: string) => {
+      let n = 0;
+      for (const { id } of collections.filter((c) => c.id.startsWith(prefix))) n += (await read(`/api/ogc/collections/${id}/items?limit=1`, token)).json().numberMatched;
+      return n;
+    };
+    expect(await familyTotal('alerts-')).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water}`));
+    expect(await familyTotal('risk-areas-')).toBe(await count(sql`select count(*)::int as n from risk_areas where enterprise_id = ${demo.ids.water}`));
+    expect(read_).toBeGreaterThan(0);
+  });
+
+  it('clamps a limit past the maximum, documents its parameters and answers, and serves the document as its link says', async () => {
+    const { token } = await makeToken('admin', demo.ids.water);
+    const page = await read('/api/ogc/collections/pipes-water/items?limit=50000', token);
+    expect(page.statusCode).toBe(200);
+    expect(page.json().numberReturned).toBe(Math.min(10_000, page.json().numberMatched));
+    const landing = (await read('/api/ogc', token)).json();
+    const desc = landing.links.find((l: { rel: string }) => l.rel === 'service-desc');
+    const doc = await demo.app.inject({ method: 'GET', url: desc.href.replace(/^http:\/\/[^/]+/, '') });
+    expect(doc.headers['content-type']).toBe(desc.type);
+    const items = doc.json().paths['/api/ogc/collections/{collectionId}/items'].get;
+    const parameter = (name: string) => items.parameters.find((p: { name: string }) => p.name === name).schema;
+    expect(parameter('limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 10000, default: 100 });
+    expect(parameter('bbox')).toMatchObject({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 6 });
+    expect(parameter('datetime')).toMatchObject({ type: 'string' });
+    expect(Object.keys(items.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+  });
+
+  it('takes only personal tokens as key, and keeps every token out of the log', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({}, { level: 'info', stream: new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }) });
+    try {
+      const ids = await demoEnterpriseIds(logged.app);
+      const consoleToken = await login(logged.app, 'admin');
+      const api = as(logged.app, consoleToken);
+      const personal = (await api({ method: 'POST', url: '/api/open-data/tokens', payload: { name: 'QGIS', enterpriseId: ids.water, days: 30 } })).json().result.token as string;
+      // A console sign-in token in the URL is not taken (it is for the console's header only).
+      expect((await logged.app.inject({ method: 'GET', url: `/api/ogc/collections?key=${consoleToken}` })).statusCode).toBe(401);
+      expect((await logged.app.inject({ method: 'GET', url: `/api/ogc/collections?key=${personal}` })).statusCode).toBe(200);
+      // However the name is written, its value is masked.
+      for (const name of ['%6Bey', 'KEY', 'k%65y']) await logged.app.inject({ method: 'GET', url: `/api/ogc/collections?${name}=${personal}` });
+      const log = lines.join('');
+      expect(log).toContain('%6Bey=***');
+      expect(log).not.toContain(personal);
+      expect(log).not.toContain(consoleToken);
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 /** GDAL reads the service as QGIS does (QGIS reads OGC API Features and vector tiles through the same code paths). */
 const gdal = await run('ogrinfo', ['--version']).then(
   () => true,
@@ -317,17 +420,17 @@ describe.skipIf(!gdal)('GDAL reads the open data', () => {
     const env = { ...process.env, GDAL_HTTP_HEADERS: `Authorization: Bearer ${token}`, CPL_DEBUG: 'OFF' };
 
     const listing = (await run('ogrinfo', ['-ro', '-q', `OAPIF:${base}/ogc`], { env })).stdout;
-    for (const id of ['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas', 'alerts']) expect(listing).toContain(id);
+    for (const id of ['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas-points', 'risk-areas-areas', 'alerts-points', 'alerts-lines', 'alerts-areas']) expect(listing).toContain(id);
 
     const total = await count(sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water'`);
     const summary = (await run('ogrinfo', ['-ro', '-so', `OAPIF:${base}/ogc`, 'pipes-water'], { env })).stdout;
     expect(summary).toContain(`Feature Count: ${total}`);
-    expect(summary).toMatch(/Geometry: Line String/);
+    expect(summary).toMatch(/Geometry: Multi Line String/);
     // Every feature read (GDAL follows the next links to the end), the key sent as a query key this time.
     const all = (await run('ogrinfo', ['-ro', '-al', '-geom=SUMMARY', `OAPIF:${base}/ogc?key=${token}`, 'projects'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
     const projects = await count(sql`select count(*)::int as n from projects where enterprise_id = ${demo.ids.water}`);
     expect(all.match(/^OGRFeature\(projects\):/gm)).toHaveLength(projects);
-    expect(all).toMatch(/POLYGON : \d+ points/);
+    expect(all).toMatch(/MULTIPOLYGON : 1 geometries:/);
 
     // A tile through its TileJSON: the template it gives, read by the MVT driver.
     const tilejson = await (await fetch(`${base}/tiles/pipes.json?key=${token}`)).json();

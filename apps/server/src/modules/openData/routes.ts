@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { id, isActionAllowed, PERSONAL_TOKEN_QUERY_KEY, personalTokenCreate, ROLE_PERMISSIONS, type PermissionId } from '@console/contract';
 import { ok } from '../../http/envelope.ts';
+import { OPENAPI_TYPE } from '../../http/headers.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { clientGone } from '../../http/context.ts';
@@ -40,15 +41,33 @@ export function linkMaker(request: FastifyRequest) {
   };
 }
 
+/**
+ * The items parameters as the OpenAPI document states them (types, bounds, default), so clients
+ * size their pages: GDAL and QGIS read limit's maximum. Values are read by parseItemsQuery (a
+ * limit past the maximum is served as the maximum).
+ */
 const itemsQuery = z.looseObject({
-  limit: z.string().optional().describe(`Features per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-  bbox: z.string().optional().describe('minx,miny,maxx,maxy in bbox-crs (CRS84 by default)'),
-  'bbox-crs': z.string().optional(),
-  crs: z.string().optional().describe(`One of ${CRS_URIS.join(', ')}`),
-  datetime: z.string().optional().describe('An instant, or an interval start/end where either end may be ..'),
-  cursor: z.string().optional().describe('The key after which the page starts (from a next link)'),
+  limit: z.string().optional().meta({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Features per page (at most ${MAX_LIMIT}; more is served as ${MAX_LIMIT})` }),
+  bbox: z.string().optional().meta({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 6, description: 'minx,miny,maxx,maxy in bbox-crs (CRS84 by default); minx > maxx crosses the antimeridian' }),
+  'bbox-crs': z.string().optional().meta({ type: 'string', format: 'uri', enum: CRS_URIS, default: CRS84 }),
+  crs: z.string().optional().meta({ type: 'string', format: 'uri', enum: CRS_URIS, default: CRS84 }),
+  datetime: z.string().optional().meta({ type: 'string', description: 'An instant, or an interval start/end where either end may be .. (collections with a temporal extent only)' }),
+  cursor: z.string().optional().meta({ type: 'string', pattern: '^\\d{1,18}$', description: 'The key after which the page starts (from a next link)' }),
   [PERSONAL_TOKEN_QUERY_KEY]: z.string().optional().describe('A personal access token, for clients that cannot set a header'),
 });
+/** Resources other than items take only the key (and f): anything else is refused by name, as on items. */
+const onlyKey = z
+  .object({ [PERSONAL_TOKEN_QUERY_KEY]: z.string().optional().describe('A personal access token, for clients that cannot set a header'), f: z.enum(['json']).optional() })
+  .strict();
+/** The answers an OGC route documents besides 200, with the envelope every error has. */
+const errorBody = z.object({ success: z.literal(false), code: z.number(), message: z.string(), result: z.null(), timestamp: z.number() });
+const OGC_ERRORS = {
+  200: z.unknown().describe('The resource (JSON, or GeoJSON for features)'),
+  400: errorBody.describe('A parameter is wrong: the message names it'),
+  401: errorBody.describe('No token, or a token unknown, revoked or expired'),
+  403: errorBody.describe("The token's role may not read this"),
+  404: errorBody.describe('No such collection or feature'),
+};
 const collectionParams = z.object({ collectionId: z.string().max(80) });
 const featureParams = z.object({ collectionId: z.string().max(80), featureId: z.string().max(20) });
 
@@ -99,6 +118,8 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
       title: source.title[request.language],
       description: source.description[request.language],
       itemType: 'feature',
+      // The one geometry type of its features (a single line or area is served in its Multi form).
+      geometryType: source.geometryType,
       extent: {
         spatial: { bbox: [extent.bbox ?? [-180, -90, 180, 90]], crs: CRS84 },
         ...(source.time ? { temporal: { interval: [[extent.start, extent.end]], trs: 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian' } } : {}),
@@ -113,7 +134,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
     };
   };
 
-  api.get('/ogc', { config: reader, schema: { tags, summary: 'OGC API Features: landing page', querystring: itemsQuery.pick({ [PERSONAL_TOKEN_QUERY_KEY]: true }).loose() } }, async (request, reply) => {
+  const landing = async (request: FastifyRequest, reply: FastifyReply) => {
     const link = linkMaker(request);
     return sendJson(reply, {
       title: request.language === 'zh-CN' ? '城市地下管网风险监测：开放数据' : 'Urban underground pipeline risk monitoring: open data',
@@ -121,17 +142,21 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
         request.language === 'zh-CN' ? '本企业的管网、项目、漏损疑似点、施工、风险区、沉降与预警图层（OGC API Features）' : "The enterprise's pipes, projects, leak POIs, construction, risk areas, settlement and alerts (OGC API Features)",
       links: [
         { href: link('/ogc'), rel: 'self', type: JSON_TYPE, title: 'this document' },
-        { href: `${request.protocol}://${request.host}/api/docs/json`, rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.0', title: 'the API definition' },
+        { href: `${request.protocol}://${request.host}/api/docs/json`, rel: 'service-desc', type: OPENAPI_TYPE, title: 'the API definition' },
         { href: `${request.protocol}://${request.host}/api/docs`, rel: 'service-doc', type: 'text/html', title: 'the API documentation' },
         { href: link('/ogc/conformance'), rel: 'conformance', type: JSON_TYPE, title: 'conformance classes' },
         { href: link('/ogc/collections'), rel: 'data', type: JSON_TYPE, title: 'the layers' },
       ],
     });
-  });
+  };
+  const landingSchema = { tags, summary: 'OGC API Features: landing page', querystring: onlyKey, response: OGC_ERRORS };
+  api.get('/ogc', { config: reader, schema: landingSchema }, landing);
+  // With a slash too: OWSLib and others add one.
+  api.get('/ogc/', { config: reader, schema: { ...landingSchema, hide: true } }, landing);
 
-  api.get('/ogc/conformance', { config: reader, schema: { tags, summary: 'OGC API Features: conformance classes' } }, async (_request, reply) => sendJson(reply, { conformsTo: CONFORMANCE }));
+  api.get('/ogc/conformance', { config: reader, schema: { tags, summary: 'OGC API Features: conformance classes', querystring: onlyKey, response: OGC_ERRORS } }, async (_request, reply) => sendJson(reply, { conformsTo: CONFORMANCE }));
 
-  api.get('/ogc/collections', { config: reader, schema: { tags, summary: "OGC API Features: the enterprise's layers the caller may read" } }, async (request, reply) => {
+  api.get('/ogc/collections', { config: reader, schema: { tags, summary: "OGC API Features: the enterprise's layers the caller may read", querystring: onlyKey, response: OGC_ERRORS } }, async (request, reply) => {
     const sources = (await collectionsOf(db, requireEnterprise(request).id)).filter((source) => allowed(request, source.permission));
     const link = linkMaker(request);
     return sendJson(reply, {
@@ -140,13 +165,13 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
     });
   });
 
-  api.get('/ogc/collections/:collectionId', { config: reader, schema: { tags, summary: 'OGC API Features: one layer', params: collectionParams } }, async (request, reply) =>
+  api.get('/ogc/collections/:collectionId', { config: reader, schema: { tags, summary: 'OGC API Features: one layer', params: collectionParams, querystring: onlyKey, response: OGC_ERRORS } }, async (request, reply) =>
     sendJson(reply, await describe(request, await collection(request, request.params.collectionId))),
   );
 
   api.get(
     '/ogc/collections/:collectionId/queryables',
-    { config: reader, schema: { tags, summary: "OGC API Features: the layer's properties that filter its items", params: collectionParams } },
+    { config: reader, schema: { tags, summary: "OGC API Features: the layer's properties that filter its items", params: collectionParams, querystring: onlyKey, response: OGC_ERRORS } },
     async (request, reply) => {
       const source = await collection(request, request.params.collectionId);
       const jsonType = (type: string) => (type === 'date' || type === 'date-time' ? { type: 'string', format: type } : type === 'object' ? { type: 'object' } : { type });
@@ -157,7 +182,11 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
           $id: linkMaker(request)(`/ogc/collections/${source.id}/queryables`),
           type: 'object',
           title: source.title[request.language],
-          properties: Object.fromEntries(source.properties.filter((p) => p.queryable).map((p) => [p.name, { title: p.name, ...jsonType(p.type) }])),
+          properties: {
+            // The primary geometry and its one type (OGC API Features Part 3's geometry formats).
+            geometry: { 'x-ogc-role': 'primary-geometry', format: `geometry-${source.geometryType.toLowerCase()}` },
+            ...Object.fromEntries(source.properties.filter((p) => p.queryable).map((p) => [p.name, { title: p.name, ...jsonType(p.type) }])),
+          },
         },
         'application/schema+json',
       );
@@ -166,7 +195,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
 
   api.get(
     '/ogc/collections/:collectionId/items',
-    { config: reader, schema: { tags, summary: "OGC API Features: a layer's features, a page at a time (bbox, datetime, crs, attribute filters)", params: collectionParams, querystring: itemsQuery } },
+    { config: reader, schema: { tags, summary: "OGC API Features: a layer's features, a page at a time (bbox, datetime, crs, attribute filters)", params: collectionParams, querystring: itemsQuery, response: OGC_ERRORS } },
     async (request, reply) => {
       const source = await collection(request, request.params.collectionId);
       const raw = request.query as Record<string, unknown>;
@@ -190,7 +219,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
 
   api.get(
     '/ogc/collections/:collectionId/items/:featureId',
-    { config: reader, schema: { tags, summary: 'OGC API Features: one feature', params: featureParams, querystring: itemsQuery.pick({ crs: true, [PERSONAL_TOKEN_QUERY_KEY]: true }).loose() } },
+    { config: reader, schema: { tags, summary: 'OGC API Features: one feature', params: featureParams, querystring: itemsQuery.pick({ crs: true, [PERSONAL_TOKEN_QUERY_KEY]: true }).strict(), response: OGC_ERRORS } },
     async (request, reply) => {
       const source = await collection(request, request.params.collectionId);
       const crs = crsParameter(request.query as Record<string, unknown>, 'crs');
