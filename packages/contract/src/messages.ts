@@ -106,6 +106,7 @@ const CORE_MESSAGES = {
   'field.number': { 'en-US': 'must be a number', 'zh-CN': '必须是数字' },
   'field.file': { 'en-US': 'must be a file sent as a multipart/form-data part', 'zh-CN': '须为以 multipart/form-data 方式上传的文件' },
   'field.nul': { 'en-US': 'must not contain the NUL character (U+0000)', 'zh-CN': '不能包含空字符（U+0000）' },
+  'field.unknown': { 'en-US': 'not a parameter this takes', 'zh-CN': '不是可用的参数' },
   'field.tooDeep': { 'en-US': 'nests more than 64 levels deep', 'zh-CN': '嵌套超过 64 层' },
   'field.username.format': {
     'en-US': '3 to 32 letters, digits or _ . @ -',

@@ -15,9 +15,11 @@ const localeErrors = {
  */
 export function describeIssues(issues: readonly Issue[], lang: Language): string {
   return issues
-    .map((issue) => {
+    .flatMap((issue) => {
+      // A parameter the route does not take is named as the field it is.
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${[...issue.path, key].join('.')}: ${translate('field.unknown', lang)}`);
       const field = issue.path.length ? issue.path.join('.') : lang === 'zh-CN' ? '请求' : 'request';
-      return `${field}: ${describeIssue(issue, lang)}`;
+      return [`${field}: ${describeIssue(issue, lang)}`];
     })
     .join('; ');
 }
