@@ -35,7 +35,7 @@ test.describe('open data', () => {
     const listing = await collections(token);
     expect(listing.status).toBe(200);
     const ids = ((await listing.json()) as { collections: { id: string }[] }).collections.map((c) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'alerts']));
+    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'alerts-points', 'alerts-lines', 'alerts-areas']));
     await page.reload();
     await expect(page.getByTestId('token-table').getByRole('row', { name: /QGIS on my laptop/ })).not.toContainText('Not used yet');
 
