@@ -110,6 +110,7 @@ export default function AccountPage() {
         <Typography.Text strong>{t('openData.qgisFeatures')}</Typography.Text>
         {code(`${origin}/api/ogc?key=${t('openData.yourToken')}`)}
         <Typography.Text strong>{t('openData.qgisTiles')}</Typography.Text>
+        {code(`${origin}/api/tiles/pipes/3857/{z}/{x}/{y}.pbf?key=${t('openData.yourToken')}`)}
         {code(`${origin}/api/tiles/pipes/style.json?key=${t('openData.yourToken')}`)}
         <Typography.Text strong>{t('openData.gdal')}</Typography.Text>
         {code(`ogrinfo --config GDAL_HTTP_HEADERS "Authorization: Bearer ${t('openData.yourToken')}" OAPIF:${origin}/api/ogc`)}

@@ -31,7 +31,7 @@ const messages = {
   connect: 'Connect a desktop GIS',
   connectLead: 'Add the console once as a data source; every layer of the enterprise appears, live.',
   qgisFeatures: 'QGIS: Layer ▸ Add Layer ▸ Add WFS / OGC API - Features Layer ▸ New, with this URL (the token goes in the key):',
-  qgisTiles: 'QGIS: Vector Tiles ▸ New Generic Connection, Style URL (pipes drawn as in the console):',
+  qgisTiles: 'QGIS: Vector Tiles ▸ New Generic Connection, the tiles URL and the style URL (QGIS 3.22 needs both; pipes drawn as in the console):',
   gdal: 'GDAL / ogr2ogr (the token as a header):',
   services: 'Services',
   featuresUrl: 'OGC API Features',

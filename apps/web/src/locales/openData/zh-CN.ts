@@ -32,7 +32,7 @@ const messages: OpenDataMessages = {
   connect: '连接桌面 GIS',
   connectLead: '只需添加一次数据源，企业的全部图层即实时可见。',
   qgisFeatures: 'QGIS：图层 ▸ 添加图层 ▸ 添加 WFS / OGC API - Features 图层 ▸ 新建，填入以下地址（令牌放在 key 中）：',
-  qgisTiles: 'QGIS：矢量切片 ▸ 新建通用连接，样式 URL（按控制台的样式绘制管线）：',
+  qgisTiles: 'QGIS：矢量切片 ▸ 新建通用连接，填入切片 URL 与样式 URL（QGIS 3.22 两者都需要；按控制台的样式绘制管线）：',
   gdal: 'GDAL / ogr2ogr（令牌放在请求头中）：',
   services: '服务地址',
   featuresUrl: 'OGC API Features',
