@@ -112,7 +112,6 @@ export function parseItemsQuery(source: CollectionSource, query: Record<string, 
   const bboxText = text('bbox');
   const boxes = bboxText === undefined ? null : parseBox(bboxText, crsParameter(query, 'bbox-crs'));
   const datetimeText = text('datetime');
-  if (datetimeText !== undefined && !source.time) throw badRequest('openData.unknownParameter', { name: 'datetime', list: [...queryables.keys()].join(', ') });
   const datetime = datetimeText === undefined ? null : parseDatetime(datetimeText);
   const cursorText = text('cursor');
   const after = cursorText === undefined ? null : Number(cursorText);
@@ -129,6 +128,9 @@ function conditionsOf(source: CollectionSource, query: Omit<ItemsQuery, 'limit' 
   // The box index finds the rows whose envelope meets a window; the geometry itself must meet it.
   const meets = (box: Box) => (source.shape ? sql`(${source.inBox(box)} and geometry_meets_box(${source.shape}, ${box[0]}::float8, ${box[1]}::float8, ${box[2]}::float8, ${box[3]}::float8))` : source.inBox(box));
   if (query.boxes) conditions.push(sql`(${sql.join(query.boxes.map(meets), sql` or `)})`);
+  // A layer without time (pipes, settlement points) has no feature whose time meets the period
+  // (OGC API Features 7.15.4): the document offers datetime on every layer, and it is answered.
+  if (query.datetime && !source.time) conditions.push(sql`false`);
   if (query.datetime && source.time) {
     const cast = source.time.type === 'date' ? sql`::date` : sql`::timestamptz`;
     const { start: from, end: to } = source.time;

@@ -261,6 +261,10 @@ describe('OGC API Features', () => {
       return total;
     };
     expect(await alertsIn(`${t}/..`)).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at >= ${t}::timestamptz`));
+    // A layer without time answers a period with no features (it offers datetime like every layer).
+    const timeless = await read('/api/ogc/collections/pipes-water/items?datetime=2026-01-01/..', token);
+    expect(timeless.statusCode).toBe(200);
+    expect(timeless.json()).toMatchObject({ numberReturned: 0, numberMatched: 0 });
     expect(await alertsIn(`../${t}`)).toBe(await count(sql`select count(*)::int as n from alerts where enterprise_id = ${demo.ids.water} and raised_at <= ${t}::timestamptz`));
 
     // Settlement points keep their measures.

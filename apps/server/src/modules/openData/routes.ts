@@ -51,7 +51,7 @@ const itemsQuery = z.looseObject({
   bbox: z.string().optional().meta({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 6, description: 'minx,miny,maxx,maxy in bbox-crs (CRS84 by default); minx > maxx crosses the antimeridian' }),
   'bbox-crs': z.string().optional().meta({ type: 'string', format: 'uri', enum: CRS_URIS, default: CRS84 }),
   crs: z.string().optional().meta({ type: 'string', format: 'uri', enum: CRS_URIS, default: CRS84 }),
-  datetime: z.string().optional().meta({ type: 'string', description: 'An instant, or an interval start/end where either end may be .. (collections with a temporal extent only)' }),
+  datetime: z.string().optional().meta({ type: 'string', description: 'An instant, or an interval start/end where either end may be .. (a layer without a temporal extent has no feature in any period)' }),
   cursor: z.string().optional().meta({ type: 'string', pattern: '^\\d{1,18}$', description: 'The key after which the page starts (from a next link)' }),
   [PERSONAL_TOKEN_QUERY_KEY]: z.string().optional().describe('A personal access token, for clients that cannot set a header'),
 });

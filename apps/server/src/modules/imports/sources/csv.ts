@@ -179,9 +179,11 @@ export async function openCsv(path: string): Promise<Source> {
     progress: () => (size ? bytesRead / size : 1),
     async *features(): AsyncGenerator<SourceFeature> {
       let row = 0;
-      for await (const values of readable(csvRecords(path, encoding, onBytes))) {
-        if (row++ === 0) continue; // the header
-        yield csvFeature(values, row - 1, layout);
+      for await (const texts of readable(csvRecordTexts(path, encoding, onBytes))) {
+        for (const text of texts) {
+          if (row++ === 0) continue; // the header
+          yield recordFeature(text, row - 1, layout);
+        }
       }
     },
     async *recordBatches(size: number) {
@@ -207,10 +209,16 @@ export interface CsvLayout {
   attributes: [name: string, index: number][];
 }
 
+/** A record's feature from its text (U+0000 looked for once in the whole record, then named by field). */
+export function recordFeature(text: string, row: number, layout: CsvLayout): SourceFeature {
+  const feature = csvFeature(recordFields(text), row, layout);
+  if (text.includes('\0')) refuseNul(row, feature.properties);
+  return feature;
+}
+
 /** A record's feature: its geometry from the WKT or coordinate columns, or why there is none. */
 export function csvFeature(values: string[], row: number, layout: CsvLayout): SourceFeature {
   const feature = (geometry: Geometry | null, problem?: MessageKey) => new CsvFeature(row, geometry, values, layout.attributes, problem);
-  if (values.some((value) => value.includes('\0'))) refuseNul(row, feature(null).properties);
   if (layout.wktColumn >= 0) {
     const text = values[layout.wktColumn]?.trim();
     if (!text) return feature(null);

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { csvFeature, openCsv, recordFields, type CsvLayout } from './csv.ts';
+import { isDiskFull } from '../../../http/uploads.ts';
+import { openCsv, recordFeature, type CsvLayout } from './csv.ts';
 import { geoJsonFeature, openGeoJson } from './geojson.ts';
 import { openKml } from './kml.ts';
 import { openShapefile } from './shapefile.ts';
@@ -18,7 +19,7 @@ export { UnreadableFile, type Source, type SourceFeature } from './types.ts';
  */
 export function recordReader(format: 'csv' | 'geojson', layout?: CsvLayout): (record: string, row: number) => SourceFeature {
   if (format === 'geojson') return geoJsonFeature;
-  return (record, row) => csvFeature(recordFields(record), row, layout!);
+  return (record, row) => recordFeature(record, row, layout!);
 }
 
 const LAYER_KINDS = [
@@ -68,7 +69,8 @@ async function unzip(path: string, dir: string, maxBytes: number): Promise<strin
               names.push(base);
               zip.readEntry();
             })
-            .catch(() => reject(new UnreadableFile('import.badZip')));
+            // A full disk is the server's state (507), not a broken zip.
+            .catch((error) => reject(isDiskFull(error) ? error : new UnreadableFile('import.badZip')));
         });
       });
       zip.readEntry();

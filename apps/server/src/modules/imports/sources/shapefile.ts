@@ -4,7 +4,7 @@ import * as shapefile from 'shapefile';
 import type { Geometry } from 'geojson';
 import { crsFromPrj, type DetectedCrs } from '../crs.ts';
 import { sniffEncoding } from './encoding.ts';
-import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
+import { refuseNul, UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
 /** Encoding names .cpg files hold, as TextDecoder labels. */
 function encodingOfCpg(text: string): string {
@@ -83,7 +83,9 @@ export async function openShapefile(shp: string): Promise<Source> {
           }
           if (next.done) return;
           done++;
-          yield { row: done, geometry: (next.value.geometry as Geometry | null) ?? null, properties: withDatesAsText((next.value.properties ?? {}) as Record<string, unknown>) };
+          const properties = withDatesAsText((next.value.properties ?? {}) as Record<string, unknown>);
+          refuseNul(done, properties);
+          yield { row: done, geometry: (next.value.geometry as Geometry | null) ?? null, properties };
         }
       } finally {
         await source.cancel().catch(() => {});
