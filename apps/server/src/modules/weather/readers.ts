@@ -238,6 +238,21 @@ async function openCsvRecords(input: CsvInput, format: string): Promise<{ header
   return { headers, records: records() };
 }
 
+/**
+ * Hands each record to `take`, numbered from 1: a parse error part way is the file's one problem,
+ * a file without records one too. Answers the file's problems, or null when it has none.
+ */
+async function readRecords(records: AsyncIterable<Record<string, string>>, format: string, problems: Problems, take: (record: Record<string, string>, row: number) => void): Promise<Refused | null> {
+  let count = 0;
+  try {
+    for await (const record of records) take(record, ++count);
+  } catch (error) {
+    return unreadableCsv(format, error);
+  }
+  if (!count) problems.add(null, null, null, 'import.noFeatures');
+  return problems.count ? problems.result() : null;
+}
+
 const unreadableCsv = (format: string, error: unknown): Refused => {
   if (!(error instanceof CsvError)) throw error;
   return { problems: [problem(null, null, 'file', 'import.unreadable', { format, detail: error.message })] };
@@ -330,14 +345,8 @@ export async function readIsdCsv(input: CsvInput): Promise<ReadResult> {
       entry.distance[name] = distance;
     }
   };
-  let count = 0;
-  try {
-    for await (const record of records) take(record, ++count);
-  } catch (error) {
-    return unreadableCsv(format, error);
-  }
-  if (!count) problems.add(null, null, null, 'import.noFeatures');
-  if (problems.count) return problems.result();
+  const refused = await readRecords(records, format, problems, take);
+  if (refused) return refused;
   const rows = [...merged.values()].sort((a, b) => a.hour.time.localeCompare(b.hour.time));
   return { stations: byStation(rows) };
 }
@@ -409,13 +418,7 @@ export async function readStationCsv(input: CsvInput): Promise<ReadResult> {
     if (lat !== null && (lat < -90 || lat > 90)) problems.add(row, code, column.lat!, 'weather.outOfRange', { min: -90, max: 90 });
     rows.push({ code, name: column.name ? r[column.name] || undefined : undefined, place: lon !== null && lat !== null ? { lon, lat } : null, hour });
   };
-  let count = 0;
-  try {
-    for await (const record of records) take(record, ++count);
-  } catch (error) {
-    return unreadableCsv(format, error);
-  }
-  if (!count) problems.add(null, null, null, 'import.noFeatures');
-  if (problems.count) return problems.result();
+  const refused = await readRecords(records, format, problems, take);
+  if (refused) return refused;
   return { stations: byStation(rows) };
 }
