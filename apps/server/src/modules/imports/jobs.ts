@@ -71,8 +71,23 @@ const sampleText = (value: unknown) => (typeof value === 'object' ? JSON.stringi
  */
 export async function analyseUpload(db: Db, limits: ImportLimits, input: { enterpriseId: number; userId: number; kind: ImportKind; upload: UploadedFile }, rules: FieldRules = {}) {
   await abandonIdleJobs(db, input.enterpriseId);
-  // Said before the work of reading (the count is held for sure when the job is kept, below).
-  await assertWithinQuota(db, limits, input.enterpriseId, input.upload.size);
+  // Said before the work of reading, counting the uploads this server is reading for the
+  // enterprise now (the count is held for sure when the job is kept, below).
+  await assertWithinQuota(db, limits, input.enterpriseId, input.upload.size, false, () => readingBytes.get(input.enterpriseId) ?? 0);
+  readingBytes.set(input.enterpriseId, (readingBytes.get(input.enterpriseId) ?? 0) + input.upload.size);
+  try {
+    return await analyse(db, limits, input, rules);
+  } finally {
+    const left = (readingBytes.get(input.enterpriseId) ?? 0) - input.upload.size;
+    if (left > 0) readingBytes.set(input.enterpriseId, left);
+    else readingBytes.delete(input.enterpriseId);
+  }
+}
+
+/** Bytes of the uploads this server is analysing, per enterprise (not yet jobs, so not in the table). */
+const readingBytes = new Map<number, number>();
+
+async function analyse(db: Db, limits: ImportLimits, input: { enterpriseId: number; userId: number; kind: ImportKind; upload: UploadedFile }, rules: FieldRules) {
   const workDir = join(limits.dataDir, 'imports', randomUUID());
   await mkdir(workDir, { recursive: true });
   const draft = { workDir, fileName: input.upload.filename };
@@ -144,14 +159,17 @@ async function folderBytes(dir: string): Promise<number> {
 /**
  * Refuses an upload that would take the enterprise's pending imports past its quota. With `hold`
  * the enterprise's row is locked first (in the caller's transaction), so uploads that arrive at
- * once are counted one after another: the check and the count are one step.
+ * once are counted one after another: the check and the count are one step. `inFlight` adds the uploads
+ * this server is still reading (read in the same turn as the check).
  */
-async function assertWithinQuota(db: Pick<Db, 'execute' | 'select'>, limits: ImportLimits, enterpriseId: number, bytes: number, hold = false) {
+async function assertWithinQuota(db: Pick<Db, 'execute' | 'select'>, limits: ImportLimits, enterpriseId: number, bytes: number, hold = false, inFlight = () => 0) {
   if (hold) await db.execute(sql`select 1 from enterprises where id = ${enterpriseId} for update`);
-  const [{ used }] = await db
-    .select({ used: sql<number>`coalesce(sum(${importJobs.diskBytes}), 0)::float8` })
+  const [{ stored }] = await db
+    .select({ stored: sql<number>`coalesce(sum(${importJobs.diskBytes}), 0)::float8` })
     .from(importJobs)
     .where(and(eq(importJobs.enterpriseId, enterpriseId), inArray(importJobs.status, [...PENDING_STATUSES])));
+  // Read after the await, and the caller counts its own bytes in the same turn: one step.
+  const used = Number(stored) + inFlight();
   if (used + bytes > limits.quota) {
     const mb = (n: number) => Math.ceil(n / 1024 / 1024);
     throw new AppError(413, 'import.quota', { used: mb(used), size: mb(bytes), quota: mb(limits.quota) });

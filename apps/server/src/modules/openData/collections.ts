@@ -37,8 +37,12 @@ export interface CollectionSource {
   geometry: SQL;
   /** Rows whose box meets the window [minx, miny, maxx, maxy]: an expression a GiST index serves. */
   inBox: (box: [number, number, number, number]) => SQL;
-  /** The stored GeoJSON (jsonb) that the window is then tested against exactly; absent where inBox is exact (points). */
+  /**
+   * The stored GeoJSON (jsonb) that the window is then tested against exactly, unless its envelope
+   * lies within the window (`envelopeWithin`); absent where inBox is exact (points).
+   */
   shape?: SQL;
+  envelopeWithin?: (box: [number, number, number, number]) => SQL;
   /** The features' extent as `x0, y0, x1, y1` aggregates. */
   bounds: SQL;
   /** The instant or the period a feature stands for, for `datetime`. */
@@ -51,6 +55,7 @@ export interface CollectionSource {
 const boxOf = (box: [number, number, number, number]) => sql`box(point(${box[0]}, ${box[1]}), point(${box[2]}, ${box[3]}))`;
 /** Rows with bbox columns minx..maxy, on the box index every such table has. */
 const bboxColumnsIn = (box: [number, number, number, number]) => sql`box(point(t.minx, t.miny), point(t.maxx, t.maxy)) && ${boxOf(box)}`;
+const bboxColumnsWithin = (alias: 't' | 'pp') => (box: [number, number, number, number]) => sql`box(point(${sql.raw(alias)}.minx, ${sql.raw(alias)}.miny), point(${sql.raw(alias)}.maxx, ${sql.raw(alias)}.maxy)) <@ ${boxOf(box)}`;
 const p = (name: string, value: SQL, type: PropertyType, queryable = false): Property => ({ name, value, type, queryable });
 const col = (column: string) => sql.raw(`t.${column}`);
 const boundsOf = (alias: string) => sql.raw(`min(${alias}.minx) as x0, min(${alias}.miny) as y0, max(${alias}.maxx) as x1, max(${alias}.maxy) as y1`);
@@ -87,6 +92,7 @@ const ownTable = (table: string, enterpriseId: number, family: Family, geometry 
   geometry: servedGeometry(`t.${geometry}`, family),
   inBox: bboxColumnsIn,
   shape: sql.raw(`t.${geometry}`),
+  envelopeWithin: bboxColumnsWithin('t'),
   bounds: boundsOf('t'),
 });
 
@@ -358,6 +364,7 @@ function settlementResultsOf(enterpriseId: number, dataset: DatasetRow): Collect
     geometry: servedGeometry('pp.geometry', 'line'),
     inBox: (box) => sql`box(point(pp.minx, pp.miny), point(pp.maxx, pp.maxy)) && ${boxOf(box)}`,
     shape: sql`pp.geometry`,
+    envelopeWithin: bboxColumnsWithin('pp'),
     bounds: boundsOf('pp'),
     properties: [
       p('pipeId', sql`pp.pipe_id`, 'string', true),

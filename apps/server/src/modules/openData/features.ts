@@ -126,7 +126,9 @@ export function parseItemsQuery(source: CollectionSource, query: Record<string, 
 function conditionsOf(source: CollectionSource, query: Omit<ItemsQuery, 'limit' | 'crs' | 'after'>): SQL[] {
   const conditions = [source.where];
   // The box index finds the rows whose envelope meets a window; the geometry itself must meet it.
-  const meets = (box: Box) => (source.shape ? sql`(${source.inBox(box)} and geometry_meets_box(${source.shape}, ${box[0]}::float8, ${box[1]}::float8, ${box[2]}::float8, ${box[3]}::float8))` : source.inBox(box));
+  // A feature whose envelope lies within the window needs no more (most, for a map's view).
+  const exact = (box: Box) => sql`geometry_meets_box(${source.shape}, ${box[0]}::float8, ${box[1]}::float8, ${box[2]}::float8, ${box[3]}::float8)`;
+  const meets = (box: Box) => (source.shape ? sql`(${source.inBox(box)} and (${source.envelopeWithin ? sql`${source.envelopeWithin(box)} or ` : sql``}${exact(box)}))` : source.inBox(box));
   if (query.boxes) conditions.push(sql`(${sql.join(query.boxes.map(meets), sql` or `)})`);
   // A layer without time (pipes, settlement points) has no feature whose time meets the period
   // (OGC API Features 7.15.4): the document offers datetime on every layer, and it is answered.
