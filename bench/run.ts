@@ -52,7 +52,7 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,settlement,constr
 
 /** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
 async function importNetwork(database: Database, dir: string, file: string, enterpriseId: number) {
-  const limits = { dataDir: dir, uploadLimit: 1024 * 1024 * 1024, parallelFromBytes: readConfig({}).parallelImportBytes };
+  const limits = { dataDir: dir, uploadLimit: 1024 * 1024 * 1024, quota: 8 * 1024 * 1024 * 1024, parallelFromBytes: readConfig({}).parallelImportBytes };
   const upload = join(dir, `upload-${Date.now()}`);
   await copyFile(file, upload);
   const runner = new JobRunner(database.db);

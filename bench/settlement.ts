@@ -86,7 +86,7 @@ async function ingest(say: (line: string) => void, dir: string) {
       return performance.now() - started;
     };
     const ours = async () => {
-      const limits = { dataDir: dir, uploadLimit: 4 * 1024 * 1024 * 1024, parallelFromBytes: readConfig({}).parallelImportBytes };
+      const limits = { dataDir: dir, uploadLimit: 4 * 1024 * 1024 * 1024, quota: 16 * 1024 * 1024 * 1024, parallelFromBytes: readConfig({}).parallelImportBytes };
       const upload = join(dir, `upload-${Date.now()}`);
       await copyFile(file, upload);
       const runner = new JobRunner(server.database.db);
