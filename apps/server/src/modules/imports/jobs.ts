@@ -118,25 +118,25 @@ async function analyse(db: Db, limits: ImportLimits, input: { enterpriseId: numb
     return await db.transaction(async (tx) => {
       await assertWithinQuota(tx, limits, input.enterpriseId, diskBytes, true);
       const [job] = await tx
-      .insert(importJobs)
-      .values({
-        enterpriseId: input.enterpriseId,
-        kind: input.kind,
-        status: 'analysed',
-        fileName: input.upload.filename,
-        fileSize: input.upload.size,
-        workDir,
-        diskBytes,
-        format: source.format,
-        detectedSrid: source.crs?.srid ?? null,
-        detectedCrs: source.crs?.name ?? null,
-        crsDefinition: source.crs?.definition ?? null,
-        fields: [...fields].map(([name, samples]) => ({ name, samples })),
-        geometryTypes: [...geometryTypes],
-        createdBy: input.userId,
-        heartbeatAt: new Date(),
-      })
-      .returning();
+        .insert(importJobs)
+        .values({
+          enterpriseId: input.enterpriseId,
+          kind: input.kind,
+          status: 'analysed',
+          fileName: input.upload.filename,
+          fileSize: input.upload.size,
+          workDir,
+          diskBytes,
+          format: source.format,
+          detectedSrid: source.crs?.srid ?? null,
+          detectedCrs: source.crs?.name ?? null,
+          crsDefinition: source.crs?.definition ?? null,
+          fields: [...fields].map(([name, samples]) => ({ name, samples })),
+          geometryTypes: [...geometryTypes],
+          createdBy: input.userId,
+          heartbeatAt: new Date(),
+        })
+        .returning();
       return job;
     });
   } catch (error) {
