@@ -12,14 +12,13 @@ import { crsOfSrid, reprojectToWgs84, type DetectedCrs, type Reproject } from '.
 import { HEARTBEAT_MS, JobInterrupted } from './runner.ts';
 import { MAX_PROBLEMS, problem } from './problems.ts';
 import { openImportFile, UnreadableFile, type Source } from './sources/index.ts';
+import { MAX_FIELDS, tooManyFields } from './sources/types.ts';
 
 export type ImportJob = typeof importJobs.$inferSelect;
 export type ImportKind = ImportJob['kind'];
 
 /** Features read to list a file's fields and their sample values. */
 const SAMPLE_FEATURES = 200;
-/** Fields a file may have (2,000 dates of a settlement series and the point's own attributes): more are refused before rows are read. */
-export const MAX_FIELDS = 2_100;
 
 /** What a kind asks of a file's fields at analysis, beyond their count. */
 export interface FieldRules {
@@ -94,9 +93,6 @@ async function analyse(db: Db, limits: ImportLimits, input: { enterpriseId: numb
   await rename(input.upload.path, uploadPath(draft));
   try {
     const source = await openImportFile(uploadPath(draft), draft.fileName, unpackedDir(draft), unzipLimit(limits));
-    const tooMany = (count: number) => new UnreadableFile('import.tooManyColumns', { count, max: MAX_FIELDS });
-    // A CSV says its columns in its header: refused before any row is read.
-    if (source.columns && source.columns.length > MAX_FIELDS) throw tooMany(source.columns.length);
     const fields = new Map<string, string[]>();
     const geometryTypes = new Set<string>();
     const sampled = rules.sampled ?? (() => true);
@@ -108,7 +104,8 @@ async function analyse(db: Db, limits: ImportLimits, input: { enterpriseId: numb
         const text = value === null || value === undefined ? '' : sampleText(value);
         if (text.trim() && samples.length < 3 && !samples.includes(text) && sampled(name)) samples.push(text);
       }
-      if (fields.size > MAX_FIELDS) throw tooMany(fields.size);
+      // Other formats say their fields feature by feature (a CSV's header was counted when opened).
+      if (fields.size > MAX_FIELDS) throw tooManyFields(fields.size);
       if (++count >= SAMPLE_FEATURES) break;
     }
     if (count === 0) throw new UnreadableFile('import.noFeatures');

@@ -6,7 +6,7 @@ import type { Geometry } from 'geojson';
 import type { MessageKey } from '@console/contract';
 import { crsOfSrid } from '../crs.ts';
 import { sniffEncoding } from './encoding.ts';
-import { refuseNul, UnreadableFile, type Source, type SourceFeature } from './types.ts';
+import { MAX_FIELDS, refuseNul, tooManyFields, UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
 const WKT_COLUMNS = /^(wkt|wkt_geom|geometry|geom|the_geom|shape)$/i;
 const LON_COLUMNS = /^(lon|lng|long|longitude|x|经度)$/i;
@@ -144,6 +144,8 @@ export async function openCsv(path: string): Promise<Source> {
     throw new UnreadableFile('import.unreadable', { format: 'CSV', detail: (error as Error).message });
   }
   if (header.every((name) => !name.trim())) throw new UnreadableFile('import.emptyFile');
+  // Refused from the header, before its names are looked at or any row is read.
+  if (header.length > MAX_FIELDS) throw tooManyFields(header.length);
   const nulColumn = header.findIndex((name) => name.includes('\0'));
   if (nulColumn >= 0) throw new UnreadableFile('import.nulColumn', { column: nulColumn + 1 });
   const wktColumn = header.findIndex((name) => WKT_COLUMNS.test(name));

@@ -33,6 +33,10 @@ export interface Source {
   layout?: CsvLayout;
 }
 
+/** Fields a file may have (2,000 dates of a settlement series and the point's own attributes): more are refused before rows are read. */
+export const MAX_FIELDS = 2_100;
+export const tooManyFields = (count: number) => new UnreadableFile('import.tooManyColumns', { count, max: MAX_FIELDS });
+
 /** Absolute paths (two or more segments) where a message names a file on the server's disk. */
 const SERVER_PATH = /(?<=^|[\s'"(])(?:[A-Za-z]:)?[\\/][^\\/\s'"()]+(?:[\\/][^\\/\s'"()]+)+/g;
 
