@@ -11,8 +11,9 @@ function carriedToken(request: FastifyRequest): string | undefined {
   if (typeof header === 'string' && header) return header;
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   if (bearer) return bearer[1];
-  const key = new URL(request.url, 'http://x').searchParams.get(PERSONAL_TOKEN_QUERY_KEY);
-  return key ?? undefined;
+  const query = request.query as Record<string, unknown> | undefined;
+  const key = query?.[PERSONAL_TOKEN_QUERY_KEY];
+  return typeof key === 'string' ? key : undefined;
 }
 
 /**
