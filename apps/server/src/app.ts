@@ -23,7 +23,7 @@ import { ReadCache } from './http/cache.ts';
 import { isDiskFull, registerUploads } from './http/uploads.ts';
 import { withSafeSerializers } from './http/logging.ts';
 import { OPENAPI_TYPE, staticHeadersOf } from './http/headers.ts';
-import { refuseNulCharacters } from './http/validation.ts';
+import { refuseHostileInput } from './http/validation.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { smsRoutes } from './modules/sms/routes.ts';
@@ -224,7 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpenDataCors(app, config.openDataOrigins);
   app.addHook('onRequest', accessHook);
   // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
-  app.addHook('preValidation', refuseNulCharacters);
+  app.addHook('preValidation', refuseHostileInput);
   // A write that succeeded makes cached reads stale: dropped before the answer leaves, so the
   // caller's next read sees it (and through the change feed, every other server's too).
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -131,7 +131,7 @@ async function personalHolder(request: FastifyRequest, personalRoute: boolean, t
  * The token of a data service request: the console's header, a bearer token (what GDAL and QGIS
  * set as a header), or the query key (for clients that set none; a personal token only).
  */
-function dataServiceToken(request: FastifyRequest): string | undefined {
+export function dataServiceToken(request: FastifyRequest): string | undefined {
   const header = request.headers[HEADERS.token.toLowerCase()];
   if (typeof header === 'string' && header !== '') return header;
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');

@@ -77,7 +77,7 @@ const issueAt = (path: (string | number)[], message: string) => ({ code: 'custom
  * Refuses U+0000 anywhere in the input with 400 naming each field (the database cannot store it),
  * a cookie or input nested deeper than MAX_INPUT_DEPTH.
  */
-export function refuseNulCharacters(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) {
+export function refuseHostileInput(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) {
   // Cookies are input too (a percent-encoded %00 decodes to U+0000): named "cookie.<name>".
   const roots = [request.params, request.query, request.body].map((value) => ({ value, path: [] as string[] }));
   const { nul, tooDeep } = inputProblems([...roots, { value: request.cookies ?? {}, path: ['cookie'] }]);

@@ -73,7 +73,7 @@ const FAMILIES = {
 } as const;
 
 /** A stored GeoJSON column (over `t` or `pp`, from the lists here) as text in its family's one type. */
-export function servedGeometry(column: string, family: Family): SQL {
+function servedGeometry(column: string, family: Family): SQL {
   const { single, served } = FAMILIES[family];
   if (single === served) return sql.raw(`${column}::text`);
   return sql.raw(`(case when ${column}->>'type' = '${single}' then json_build_object('type', '${served}', 'coordinates', json_build_array(${column}->'coordinates'))::text else ${column}::text end)`);

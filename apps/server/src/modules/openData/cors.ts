@@ -1,20 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HEADERS, PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_QUERY_KEY } from '@console/contract';
+import { HEADERS, PERSONAL_TOKEN_PREFIX } from '@console/contract';
+import { dataServiceToken } from '../../http/access.ts';
 
 /** The open data routes: OGC API Features, tiles, TileJSON and styles. Every other route stays same-origin. */
 const OPEN_DATA_PATH = /^\/api\/(ogc(\/|$|\?)|tiles\/)/;
 const ALLOWED_HEADERS = [HEADERS.token, 'Authorization', 'Accept-Language', HEADERS.enterprise].join(', ');
-
-/** The token a request carries: header, bearer or the query key (undefined when none). */
-function carriedToken(request: FastifyRequest): string | undefined {
-  const header = request.headers[HEADERS.token.toLowerCase()];
-  if (typeof header === 'string' && header) return header;
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (bearer) return bearer[1];
-  const query = request.query as Record<string, unknown> | undefined;
-  const key = query?.[PERSONAL_TOKEN_QUERY_KEY];
-  return typeof key === 'string' ? key : undefined;
-}
 
 /**
  * Lets pages on other sites (a MapLibre map, a web GIS) read the open data with a personal token:
@@ -39,7 +29,8 @@ export function registerOpenDataCors(app: FastifyInstance, origins: '*' | string
   app.addHook('onRequest', (request, reply, done) => {
     if (!OPEN_DATA_PATH.test(request.url)) return done();
     reply.header('cross-origin-resource-policy', 'cross-origin');
-    const token = carriedToken(request);
+    // The token as the access check takes it (a console token in `key` is none: refused there).
+    const token = dataServiceToken(request);
     if (request.method === 'OPTIONS' || token === undefined || token.startsWith(PERSONAL_TOKEN_PREFIX)) answerCors(request, reply);
     done();
   });
