@@ -31,12 +31,15 @@ export type AlertState = (typeof ALERT_STATES)[number];
 /** States of an alert that is still being worked (closed and false alarms are done). */
 export const OPEN_ALERT_STATES: AlertState[] = ['new', 'confirmed', 'dispatched', 'handling', 'handled'];
 
-/** `raise` and `escalate` are the rules' (a graver finding on an object whose alert is open); the rest are people's steps. */
-export const ALERT_ACTIONS = ['raise', 'escalate', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
+/**
+ * `raise`, `escalate` and `join` are the rules' (a graver finding on an open alert; an alert joining
+ * an incident of the same cause); the rest are people's steps.
+ */
+export const ALERT_ACTIONS = ['raise', 'escalate', 'join', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
 export type AlertAction = (typeof ALERT_ACTIONS)[number];
 /** The steps a person takes, and the states each may be taken from. */
 /** The timeline entries the rules write, not a person: no step, no photos. */
-export const RULE_ACTIONS = ['raise', 'escalate'] as const satisfies readonly AlertAction[];
+export const RULE_ACTIONS = ['raise', 'escalate', 'join'] as const satisfies readonly AlertAction[];
 export type AlertStep = Exclude<AlertAction, (typeof RULE_ACTIONS)[number]>;
 export const ALERT_STEP_FROM: Record<AlertStep, AlertState[]> = {
   confirm: ['new'],
@@ -66,18 +69,23 @@ export const ALERT_STEP_TO: Record<AlertStep, AlertState | null> = {
   note: null,
 };
 
-/** Hours from dispatch to the deadline, by level; how long a found leak may stay unrepaired. */
+/**
+ * Hours from dispatch to the deadline, by level; how long a found leak may stay unrepaired; how
+ * far apart two segments past their settlement alarm may lie and still be one bowl (one incident).
+ */
 export interface AlertSettings {
   deadlineHours: Record<RiskLevel, number>;
   leakRepairDays: number;
+  bowlGapM: number;
 }
 /** Gas practice: a crew on site within the hour for the worst; days for the least. */
-export const DEFAULT_ALERT_SETTINGS: AlertSettings = { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 7 };
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 7, bowlGapM: 50 };
 
 const hours = z.coerce.number().min(0.5).max(24 * 90);
 export const alertSettingsBody = z.object({
   deadlineHours: z.object({ I: hours, II: hours, III: hours, IV: hours }),
   leakRepairDays: z.coerce.number().int().min(1).max(365),
+  bowlGapM: z.coerce.number().min(0).max(1000).default(DEFAULT_ALERT_SETTINGS.bowlGapM),
 });
 
 /** An alert raised by hand: what, how grave, where (a point or an area). */
@@ -162,6 +170,40 @@ export interface AlertRow {
   organisation: string | null;
   assigneeId: number | null;
   assigneeName: string | null;
+  /** The incident it belongs to, which is worked for it. */
+  incidentId: number | null;
+  incidentCode: string | null;
+}
+
+/**
+ * What an incident's members share: a settlement bowl of one analysis, a site, a warning, a leak,
+ * a run of connected pipes whose risk rose, or an alert raised by hand (its own).
+ */
+export const INCIDENT_KINDS = ['bowl', 'site', 'warning', 'poi', 'riskRun', 'manual'] as const;
+export type IncidentKind = (typeof INCIDENT_KINDS)[number];
+
+/** An incident as lists show it: the alerts of one cause, worked as one. */
+export interface IncidentRow extends Omit<AlertRow, 'rule' | 'value' | 'unit' | 'threshold' | 'incidentId' | 'incidentCode'> {
+  kind: IncidentKind;
+  /** Its alerts (open or cleared). */
+  memberCount: number;
+}
+
+/** A member of an incident as its drawer lists it, with the source's figures. */
+export interface IncidentMember {
+  id: number;
+  code: string;
+  rule: AlertRule;
+  subject: string;
+  level: RiskLevel;
+  value: number | null;
+  unit: string | null;
+  threshold: number | null;
+  raisedAt: string;
+  pipeCount: number;
+  objectId: number | null;
+  geometry: { type: string; coordinates: unknown };
+  details: Record<string, unknown>;
 }
 
 export interface AlertEvent {
@@ -190,8 +232,10 @@ export interface AlertDetail extends AlertRow {
   events: AlertEvent[];
 }
 
+/** The desk's figures: incidents by state and level; `openAlerts` counts their open alerts. */
 export interface AlertSummary {
   open: number;
+  openAlerts: number;
   byState: Record<AlertState, number>;
   byLevel: Record<RiskLevel, number>;
   overdue: number;
@@ -202,15 +246,31 @@ export interface AlertSummary {
   medianFirstResponseMin: number | null;
 }
 
-/** What the live stream sends when an alert is raised, rises to a graver level, or changes. */
-export interface AlertLiveEvent {
+/** One incident as the drawer shows it: its place and pipes, its members, one timeline. */
+export interface IncidentDetail extends IncidentRow {
+  geometry: { type: string; coordinates: unknown };
+  pipeIds: string[];
+  members: IncidentMember[];
+  /** More members than listed (the first MEMBERS_SHOWN, gravest first). */
+  moreMembers: number;
+  assignedToMe: boolean;
+  events: AlertEvent[];
+}
+export const MEMBERS_SHOWN = 200;
+
+/**
+ * What the live stream sends when an incident is raised, rises to a graver level, or changes
+ * (a step, a new member).
+ */
+export interface IncidentLiveEvent {
   kind: 'raised' | 'escalated' | 'changed';
   id: number;
   code: string;
-  rule: AlertRule;
+  incidentKind: IncidentKind;
   subject: string;
   level: RiskLevel;
   state: AlertState;
+  memberCount: number;
 }
 
 /** Photos per timeline entry. */

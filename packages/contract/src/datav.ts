@@ -1,4 +1,4 @@
-import type { AlertRule, AlertState, AlertSummary } from './alerts.ts';
+import type { AlertState, AlertSummary, IncidentKind } from './alerts.ts';
 import type { RiskLevel } from './riskAreas.ts';
 
 /** The big screen's figures (GET /api/datav/overview): every monitor in one answer. */
@@ -17,6 +17,6 @@ export interface DatavOverview {
   };
   alerts: AlertSummary;
   risk: { assessedAt: string; segments: number; levels: Record<RiskLevel, number>; masked: number } | null;
-  /** The newest alerts, for the rolling board. */
-  board: { id: number; code: string; rule: AlertRule; subject: string; level: RiskLevel; state: AlertState; raisedAt: string }[];
+  /** The newest incidents, for the rolling board. */
+  board: { id: number; code: string; kind: IncidentKind; subject: string; level: RiskLevel; state: AlertState; memberCount: number; raisedAt: string }[];
 }

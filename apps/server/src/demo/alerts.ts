@@ -1,21 +1,23 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { AlertStep } from '@console/contract';
+import { DEFAULT_ALERT_SETTINGS, type AlertStep } from '@console/contract';
 import type { Db } from '../db/client.ts';
-import { alerts } from '../db/schema.ts';
+import { incidents } from '../db/schema.ts';
+import { groupAlerts } from '../modules/alerts/grouping.ts';
+import { stepIncident } from '../modules/alerts/incidents.ts';
 import { RULE_NAMES, raiseRule } from '../modules/alerts/rules.ts';
-import { stepAlert } from '../modules/alerts/service.ts';
 
 const HOUR = 3_600_000;
 /** Rules over what the demo makes as of today. */
 const TODAYS = ['pipeRiskRise', 'weatherRiskArea', 'weatherShallowPipes'];
 
-/** A worked alert: its steps, each some hours before now. */
+/** A worked incident: its steps, each some hours before now. */
 type Script = [AlertStep, number, Record<string, unknown>][];
 
 /**
- * The demo's alerts: every rule run three days ago, some of them worked the way a duty
- * officer and a crew would, so the list, the bell and the big screen show every state: closed on
- * time, handled late, overdue and formally supervised, dispatched, a false alarm, confirmed.
+ * The demo's alerts: every rule run three days ago and gathered into incidents, some of them
+ * worked the way a duty officer and a crew would, so the desk, the bell and the big screen show
+ * every state: closed on time, handled late, overdue and formally supervised, dispatched, a false
+ * alarm, confirmed.
  */
 export async function seedDemoAlerts(db: Db, enterprise: { enterpriseId: number; adminId: number; crewId: number }) {
   const { enterpriseId, adminId, crewId } = enterprise;
@@ -23,6 +25,7 @@ export async function seedDemoAlerts(db: Db, enterprise: { enterpriseId: number;
   // warnings in force now are raised below, when they are.
   const raisedAt = new Date(Date.now() - 72 * HOUR);
   for (const rule of RULE_NAMES.filter((r) => !TODAYS.includes(r))) await raiseRule(db, rule, enterpriseId, raisedAt, 7);
+  await groupAlerts(db, enterpriseId, DEFAULT_ALERT_SETTINGS, [], raisedAt);
   const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
   const dispatch = { organisation: '管网运维一所', assigneeId: crewId };
   const scripts: Script[] = [
@@ -34,17 +37,18 @@ export async function seedDemoAlerts(db: Db, enterprise: { enterpriseId: number;
     [['confirm', 2, { note: '已通知巡检核实' }]],
   ];
   const picked = await db
-    .select({ id: alerts.id })
-    .from(alerts)
-    .where(and(eq(alerts.enterpriseId, enterpriseId), eq(alerts.state, 'new')))
-    .orderBy(sql`array_position(array['I','II','III','IV'], ${alerts.level})`, asc(alerts.id))
+    .select({ id: incidents.id })
+    .from(incidents)
+    .where(and(eq(incidents.enterpriseId, enterpriseId), eq(incidents.state, 'new')))
+    .orderBy(sql`array_position(array['I','II','III','IV'], ${incidents.level})`, asc(incidents.id))
     .limit(scripts.length);
   for (const [i, { id }] of picked.entries()) {
     for (const [step, hoursAgo, input] of scripts[i]) {
       const userId = step === 'accept' || step === 'handle' ? crewId : adminId;
-      await stepAlert(db, enterpriseId, { userId, role: userId === adminId ? 'admin' : 'member' }, id, step, input as never, ago(hoursAgo));
+      await stepIncident(db, enterpriseId, { userId, role: userId === adminId ? 'admin' : 'member' }, id, step, input as never, ago(hoursAgo));
     }
   }
   // What came in force since (a warning of today) is raised now, as the server's first check would.
   for (const rule of RULE_NAMES) await raiseRule(db, rule, enterpriseId, new Date(), 7);
+  await groupAlerts(db, enterpriseId, DEFAULT_ALERT_SETTINGS, []);
 }

@@ -10,3 +10,7 @@ declare module 'pbf' {
     constructor(data?: Uint8Array);
   }
 }
+declare module 'monotone-convex-hull-2d' {
+  /** The indexes of the points on the hull, counter-clockwise. */
+  export default function convexHull(points: number[][]): number[];
+}

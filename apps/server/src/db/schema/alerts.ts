@@ -1,4 +1,7 @@
-/** The alert loop: alerts raised by rules or by hand, their append-only timelines, photos and settings. */
+/**
+ * The alert loop: alerts raised by rules or by hand, gathered into incidents (alerts of one cause),
+ * which are worked to closure; their append-only timelines, photos and settings.
+ */
 import { sql, type SQL } from 'drizzle-orm';
 import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { OPEN_ALERT_STATES, type AlertAction, type AlertRule, type AlertSettings, type AlertSource, type AlertState, type RiskLevel } from '@console/contract';
@@ -11,6 +14,57 @@ import { users } from './users.ts';
 export const OPEN_ALERT_SQL = sql.raw(`state in (${OPEN_ALERT_STATES.map((s) => `'${s}'`).join(', ')})`);
 /** Gravest first: I, II, III, IV as 1..4 (for ORDER BY). */
 export const levelOrder = (level: SQL | AnyPgColumn) => sql`array_position(array['I','II','III','IV'], ${level})`;
+
+/**
+ * Alerts of one cause, worked as one: a settlement bowl, a site, a warning, a leak, a run of pipes
+ * whose risk rose. It is dispatched, handled and closed once; its members follow its state.
+ */
+export const incidents = pgTable(
+  'incidents',
+  {
+    id: serial('id').primaryKey(),
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    source: text('source').$type<AlertSource>().notNull(),
+    /**
+     * What its members share: 'site:<id>', 'warning:<id>', 'poi:<id>' (one open incident each),
+     * 'bowl:<dataset id>' and 'riskRun' (one incident per cluster of nearby pipes), 'manual:<alert id>'.
+     */
+    groupKey: text('group_key').notNull(),
+    /** The first member's subject (the console words the title from the source and the count). */
+    subject: text('subject').notNull(),
+    /** Its gravest member's. */
+    level: text('level').$type<RiskLevel>().notNull(),
+    state: text('state').$type<AlertState>().notNull().default('new'),
+    /** One member's shape, or the hull of all of them. */
+    geometry: jsonb('geometry').$type<{ type: string; coordinates: unknown }>().notNull(),
+    lon: doublePrecision('lon').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    ...bbox(),
+    /** The members' pipes (the first 50 ids) and how many there are. */
+    pipeIds: text('pipe_ids').array().notNull().default([]),
+    pipeCount: integer('pipe_count').notNull().default(0),
+    memberCount: integer('member_count').notNull().default(0),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
+    organisation: text('organisation'),
+    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    deadline: timestamp('deadline', { withTimezone: true }),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    supervised: boolean('supervised').notNull().default(false),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('incidents_list_idx').on(t.enterpriseId, t.state, t.raisedAt),
+    index('incidents_group_idx').on(t.enterpriseId, t.groupKey).where(OPEN_ALERT_SQL),
+    index('incidents_assignee_idx').on(t.assigneeId, t.state),
+    index('incidents_box_idx').using('gist', bboxBox(t)),
+  ],
+);
 
 export const alerts = pgTable(
   'alerts',
@@ -54,8 +108,12 @@ export const alerts = pgTable(
     supervised: boolean('supervised').notNull().default(false),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The incident it belongs to (null only between its raise and the grouping that follows in the same check). */
+    incidentId: integer('incident_id').references((): AnyPgColumn => incidents.id, { onDelete: 'cascade' }),
   },
   (t) => [
+    index('alerts_incident_idx').on(t.incidentId),
+    index('alerts_ungrouped_idx').on(t.enterpriseId).where(sql`incident_id is null`),
     // The rules insert with ON CONFLICT DO NOTHING: one alert per occurrence ever, one open alert per object and rule.
     uniqueIndex('alerts_occurrence_idx').on(t.enterpriseId, t.rule, t.objectKey, t.occurrence),
     uniqueIndex('alerts_open_object_idx')
@@ -66,7 +124,28 @@ export const alerts = pgTable(
   ],
 );
 
-/** An alert's timeline: every step, note and who took it. Rows are only ever added. */
+/** An incident's timeline: its raise, members joining, escalations, every step and note. Rows are only ever added. */
+export const incidentEvents = pgTable(
+  'incident_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    incidentId: integer('incident_id')
+      .notNull()
+      .references(() => incidents.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').$type<AlertAction>().notNull(),
+    fromState: text('from_state').$type<AlertState>(),
+    toState: text('to_state').$type<AlertState>().notNull(),
+    note: text('note'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    /** Sent from a phone: the key it was sent with, so a replay after a lost answer records once. */
+    idempotencyKey: text('idempotency_key'),
+  },
+  (t) => [index('incident_events_incident_idx').on(t.incidentId, t.at), uniqueIndex('incident_events_idempotency_idx').on(t.incidentId, t.idempotencyKey)],
+);
+
+/** An alert's timeline: its raise and escalations, and each step of its incident. Rows are only ever added. */
 export const alertEvents = pgTable(
   'alert_events',
   {
@@ -92,9 +171,10 @@ export const alertPhotos = pgTable(
     enterpriseId: integer('enterprise_id')
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
+    /** The incident timeline entry it illustrates (the crew's report, a note). */
     eventId: bigint('event_id', { mode: 'number' })
       .notNull()
-      .references(() => alertEvents.id, { onDelete: 'cascade' }),
+      .references(() => incidentEvents.id, { onDelete: 'cascade' }),
     ...keptFileColumns(),
   },
   (t) => [index('alert_photos_event_idx').on(t.eventId)],

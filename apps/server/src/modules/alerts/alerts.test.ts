@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
-import { alerts, pois, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
+import { alerts, incidents, pois, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { DEFAULT_ALERT_SETTINGS } from '@console/contract';
+import { groupAlerts } from './grouping.ts';
 import { escalateRule, RULE_NAMES } from './rules.ts';
 import { MAX_STREAMS } from './routes.ts';
 
@@ -15,7 +16,7 @@ type Api = ReturnType<typeof as>;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const userId = async (username: string) => (await demo.database.db.select({ id: users.id }).from(users).where(eq(users.username, username)))[0].id;
 const step = (api: Api, id: number, name: string, payload: Record<string, unknown> = {}, language = 'en-US') =>
-  api({ method: 'POST', url: `/api/alerts/alerts/${id}/${name}`, payload, headers: { 'accept-language': language } });
+  api({ method: 'POST', url: `/api/alerts/incidents/${id}/${name}`, payload, headers: { 'accept-language': language } });
 const countByRule = async (enterpriseId: number) =>
   Object.fromEntries(
     (await queryRows<{ rule: string; n: number }>(demo.database.db, sql`select rule, count(*)::int as n from alerts where enterprise_id = ${enterpriseId} group by rule`)).map((r) => [r.rule, Number(r.n)]),
@@ -86,89 +87,107 @@ describe('alert rules', () => {
     await demo.database.db.update(pois).set({ foundAt: new Date(Date.now() - 20 * 86_400_000) }).where(eq(pois.id, poiId));
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(0);
     // The open one is closed as a false alarm: the new finding raises a new alert, once.
-    expect((await step(water, leakAlert.id, 'falseAlarm', { note: '已在上次巡检中修复' })).statusCode).toBe(200);
+    expect((await step(water, leakAlert.incidentId!, 'falseAlarm', { note: '已在上次巡检中修复' })).statusCode).toBe(200);
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(1);
     expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result.raised).toBe(0);
     // Reopening the old one now would make two open alerts on the POI: refused, naming the open one.
-    const reopen = await step(water, leakAlert.id, 'reopen', { note: 'again' }, 'zh-CN');
+    const reopen = await step(water, leakAlert.incidentId!, 'reopen', { note: 'again' }, 'zh-CN');
     expect(reopen.statusCode).toBe(409);
     expect(reopen.json().message).toMatch(/^该对象已有同一规则的未关闭预警（AL-\d{6}）$/);
     // The allowed days are the enterprise's setting: at 60 days the 20-day-old leak raises nothing new.
     expect((await water({ method: 'PUT', url: '/api/alerts/settings', payload: { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 60 } })).statusCode).toBe(200);
     expect((await water({ method: 'GET', url: '/api/alerts/settings' })).json().result.leakRepairDays).toBe(60);
   });
-  it('raises an open alert to the graver level its object reaches, once, and never lowers it; a dispatched one is due sooner and texted', async () => {
+  it('raises an open alert and its incident to the graver level its object reaches, once, and never lowers them; a dispatched one is due sooner and texted', async () => {
     const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const warning = await rainstormInForce('IV', 52);
-    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 1, escalated: 0 });
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 1, escalated: 0, incidents: { raised: 1, changed: 0, escalated: 0 } });
     const alertOf = async () => (await demo.database.db.select().from(alerts).where(and(eq(alerts.rule, 'weatherRiskArea'), eq(alerts.objectKey, `warning:${warning.id}`))))[0];
     const raised = await alertOf();
     expect(raised.level).toBe('IV');
-    expect((await step(water, raised.id, 'confirm')).statusCode).toBe(200);
+    const incidentId = raised.incidentId!;
+    const incidentOf = async () => (await demo.database.db.select().from(incidents).where(eq(incidents.id, incidentId)))[0];
+    expect(await incidentOf()).toMatchObject({ groupKey: `warning:${warning.id}`, level: 'IV', memberCount: 1 });
+    expect((await step(water, incidentId, 'confirm')).statusCode).toBe(200);
     // Dispatched at level IV: due in the level's 168 hours, and no text (not grave).
     const textsTo = async (phone: string) => (await demo.database.db.select().from(smsOutbox).where(eq(smsOutbox.phone, phone)).orderBy(sql`id`)).map((t) => t.body);
     const textsBefore = (await textsTo('13800000002')).length;
-    const dispatched = (await step(water, raised.id, 'dispatch', { organisation: '排水巡查班', assigneeId: await userId('member') })).json().result;
+    const dispatched = (await step(water, incidentId, 'dispatch', { organisation: '排水巡查班', assigneeId: await userId('member') })).json().result;
     expect(Date.parse(dispatched.deadline) - Date.now()).toBeGreaterThan(167 * 3_600_000);
     expect(await textsTo('13800000002')).toHaveLength(textsBefore);
 
     // The warning is updated to orange with more rain (a CAP Update): the open alert follows it, in its state.
     await demo.database.db.update(weatherWarnings).set({ level: 'II', value: 88 }).where(eq(weatherWarnings.id, warning.id));
     const checkedAt = Date.now();
-    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 1 });
-    const escalated = await alertOf();
-    expect(escalated).toMatchObject({ id: raised.id, level: 'II', value: 88, state: 'dispatched' });
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 1, incidents: { raised: 0, changed: 0, escalated: 1 } });
+    expect(await alertOf()).toMatchObject({ id: raised.id, level: 'II', value: 88, state: 'dispatched' });
+    const escalated = await incidentOf();
+    expect(escalated).toMatchObject({ level: 'II', state: 'dispatched' });
+    expect((await alertOf()).deadline).toEqual(escalated.deadline);
     // Due within level II's 24 hours of the check now, and the assignee is told.
     expect(escalated.deadline!.getTime() - checkedAt).toBeGreaterThanOrEqual(24 * 3_600_000 - 1000);
     expect(escalated.deadline!.getTime() - checkedAt).toBeLessThanOrEqual(24 * 3_600_000 + 5000);
     const texts = await textsTo('13800000002');
     expect(texts).toHaveLength(textsBefore + 1);
-    expect(texts.at(-1)).toMatch(new RegExp(`^【管网风险】您处置的预警 ${dispatched.code}（.+）已升级为II级，请于 \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} 前处置。$`));
-    const detail = (await water({ method: 'GET', url: `/api/alerts/alerts/${raised.id}` })).json().result;
+    expect(texts.at(-1)).toMatch(new RegExp(`^【管网风险】您处置的事件 ${dispatched.code}（.+）已升级为II级，请于 \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} 前处置。$`));
+    const alertDetail = (await water({ method: 'GET', url: `/api/alerts/alerts/${raised.id}` })).json().result;
+    expect(alertDetail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'join', 'confirm', 'dispatch', 'escalate']);
+    const detail = (await water({ method: 'GET', url: `/api/alerts/incidents/${incidentId}` })).json().result;
     expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'dispatch', 'escalate']);
     expect(detail.events[3]).toMatchObject({ fromState: 'dispatched', toState: 'dispatched', details: { fromLevel: 'IV', toLevel: 'II' } });
     expect(Date.parse(detail.events[3].details.deadline)).toBe(escalated.deadline!.getTime());
     expect((await water({ method: 'GET', url: '/api/alerts/summary' })).json().result.byLevel.II).toBeGreaterThan(0);
 
-    // Graver again, checked by two servers at once: escalated once, one timeline entry, one text.
+    // Graver again, checked and grouped by two servers at once: escalated once, one timeline entry each, one text.
     await demo.database.db.update(weatherWarnings).set({ level: 'I' }).where(eq(weatherWarnings.id, warning.id));
-    const both = await Promise.all([1, 2].map(() => escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), DEFAULT_ALERT_SETTINGS)));
-    expect(both.flat()).toEqual([{ id: raised.id, code: dispatched.code, subject: raised.subject, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
-    expect(both.flat()[0].assigned!.deadline.getTime() - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
-    // Milder later: the alert keeps the gravest level it reached, and its deadline.
-    const deadline = (await alertOf()).deadline;
+    const both = await Promise.all(
+      [1, 2].map(async () => groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, await escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), DEFAULT_ALERT_SETTINGS))),
+    );
+    const escalations = both.flatMap((r) => r.escalated);
+    expect(escalations).toEqual([{ id: incidentId, code: dispatched.code, subject: escalated.subject, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
+    expect(escalations[0].assigned!.deadline.getTime() - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+    // Milder later: the alert and its incident keep the gravest level reached, and the deadline.
+    const deadline = (await incidentOf()).deadline;
     await demo.database.db.update(weatherWarnings).set({ level: 'III' }).where(eq(weatherWarnings.id, warning.id));
-    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toEqual({ raised: 0, escalated: 0 });
+    expect((await water({ method: 'POST', url: '/api/alerts/check' })).json().result).toMatchObject({ raised: 0, escalated: 0 });
     expect(await alertOf()).toMatchObject({ level: 'I', deadline });
-    const [{ n }] = await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from alert_events where alert_id = ${raised.id} and action = 'escalate'`);
-    expect(Number(n)).toBe(2);
+    expect(await incidentOf()).toMatchObject({ level: 'I', deadline });
+    const [{ n, m }] = await queryRows<{ n: number; m: number }>(
+      demo.database.db,
+      sql`select (select count(*)::int from alert_events where alert_id = ${raised.id} and action = 'escalate') as n, (select count(*)::int from incident_events where incident_id = ${incidentId} and action = 'escalate') as m`,
+    );
+    expect([Number(n), Number(m)]).toEqual([2, 2]);
     await demo.database.db.delete(weatherWarnings).where(eq(weatherWarnings.id, warning.id));
   });
 });
 
-describe('working an alert', () => {
-  it('confirms or dismisses many alerts of the list at once, all or none, within the enterprise', async () => {
+describe('working an incident', () => {
+  it('confirms or dismisses many incidents of the list at once, all or none, within the enterprise', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     const raise = async (api: Api, title: string) => (await api({ method: 'POST', url: '/api/alerts/alerts', payload: { title, level: 'III', point: [120.2, 30.2] } })).json().result as { id: number; code: string };
     const [a, b, c] = [await raise(admin, '批量 A'), await raise(admin, '批量 B'), await raise(admin, '批量 C')];
     const other = await raise(gas, '他企业');
-    const stateOf = async (id: number) => (await demo.database.db.select({ state: alerts.state }).from(alerts).where(eq(alerts.id, id)))[0].state;
+    const stateOf = async (id: number) => (await demo.database.db.select({ state: incidents.state }).from(incidents).where(eq(incidents.id, id)))[0].state;
     const batch = (api: Api, step: string, payload: Record<string, unknown>, language = 'en-US') => api({ method: 'POST', url: `/api/alerts/steps/${step}`, payload, headers: { 'accept-language': language } });
 
     const confirmed = await batch(admin, 'confirm', { ids: [b.id, a.id], note: '巡检核实' });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json().result).toEqual({ count: 2 });
     expect([await stateOf(a.id), await stateOf(b.id)]).toEqual(['confirmed', 'confirmed']);
-    const detail = (await admin({ method: 'GET', url: `/api/alerts/alerts/${a.id}` })).json().result;
+    const detail = (await admin({ method: 'GET', url: `/api/alerts/incidents/${a.id}` })).json().result;
     expect(detail.events.at(-1)).toMatchObject({ action: 'confirm', fromState: 'new', toState: 'confirmed', note: '巡检核实' });
+    // Its member followed, with the step on its own timeline.
+    const member = (await admin({ method: 'GET', url: `/api/alerts/alerts/${detail.members[0].id}` })).json().result;
+    expect(member).toMatchObject({ state: 'confirmed', incidentId: a.id, incidentCode: a.code });
+    expect(member.events.at(-1)).toMatchObject({ action: 'confirm', note: '巡检核实', details: { incidentId: a.id, incident: a.code } });
     expect(detail.firstResponseAt).not.toBeNull();
 
     // One the step does not fit refuses the batch, naming it; the others are left as they were.
     const refused = await batch(admin, 'confirm', { ids: [c.id, a.id] }, 'zh-CN');
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe(`预警 ${a.code} 当前为“已确认”，不能确认`);
+    expect(refused.json().message).toBe(`事件 ${a.code} 当前为“已确认”，不能确认`);
     expect(await stateOf(c.id)).toBe('new');
     // Another enterprise's alert is not found here, and nothing is written.
     expect((await batch(admin, 'confirm', { ids: [c.id, other.id] })).statusCode).toBe(404);
@@ -186,22 +205,23 @@ describe('working an alert', () => {
     await batch(gas, 'falseAlarm', { ids: [other.id], note: 'test' });
   });
 
-  it('follows new -> confirmed -> dispatched -> handling -> handled -> closed, refuses other steps, and texts the assignee of a grave alert', async () => {
+  it('follows new -> confirmed -> dispatched -> handling -> handled -> closed, refuses other steps, and texts the assignee of a grave incident', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
     const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
     const raised = await member({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '路面塌陷', level: 'I', point: [120.2, 30.2], note: '市民报告' } });
     expect(raised.statusCode, raised.body).toBe(200);
     const alert = raised.json().result;
-    expect(alert).toMatchObject({ rule: 'manual', source: 'manual', state: 'new', level: 'I', subject: '路面塌陷' });
-    expect(alert.code).toMatch(/^AL-\d{6}$/);
+    expect(alert).toMatchObject({ kind: 'manual', source: 'manual', state: 'new', level: 'I', subject: '路面塌陷', memberCount: 1 });
+    expect(alert.code).toMatch(/^IN-\d{6}$/);
+    expect(alert.members[0]).toMatchObject({ rule: 'manual', subject: '路面塌陷', level: 'I' });
 
     // Refused: dispatch before confirmation (409 in the caller's language), a viewer's step (403).
     const early = await step(admin, alert.id, 'dispatch', { organisation: '抢修一队', assigneeId: await userId('member') }, 'zh-CN');
     expect(early.statusCode).toBe(409);
-    expect(early.json().message).toBe(`预警 ${alert.code} 当前为“待确认”，不能派单`);
+    expect(early.json().message).toBe(`事件 ${alert.code} 当前为“待确认”，不能派单`);
     expect((await step(viewer, alert.id, 'confirm')).statusCode).toBe(403);
-    expect((await step(admin, alert.id, 'close')).json().message).toBe(`alert ${alert.code} is new and cannot be closed`);
+    expect((await step(admin, alert.id, 'close')).json().message).toBe(`incident ${alert.code} is new and cannot be closed`);
 
     const confirmed = (await step(admin, alert.id, 'confirm', { note: '现场核实' })).json().result;
     expect(confirmed.state).toBe('confirmed');
@@ -235,7 +255,7 @@ describe('working an alert', () => {
     const report = handled.events.at(-1);
     const photo = () => {
       const body = multipartFile('file', 'site.png', PNG);
-      return member({ method: 'POST', url: `/api/alerts/alerts/${alert.id}/events/${report.id}/photos`, payload: body.payload, headers: body.headers });
+      return member({ method: 'POST', url: `/api/alerts/incidents/${alert.id}/events/${report.id}/photos`, payload: body.payload, headers: body.headers });
     };
     const sent = await Promise.all([photo(), photo(), photo(), photo()]);
     expect(sent.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 400]);
@@ -255,7 +275,7 @@ describe('working an alert', () => {
     expect((await step(admin, alert.id, 'reopen', { note: '再次塌陷' })).json().result).toMatchObject({ state: 'confirmed', assigneeId: null, deadline: null, closedAt: null });
   });
 
-  it('flags a dispatched alert past its deadline as overdue and counts on-time handling', async () => {
+  it('flags a dispatched incident past its deadline as overdue and counts on-time handling', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const make = async (title: string) => (await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title, level: 'III', point: [120.21, 30.21] } })).json().result.id as number;
     const late = await make('逾期测试');
@@ -269,16 +289,16 @@ describe('working an alert', () => {
       await step(admin, id, 'accept');
       await step(admin, id, 'handle', { note: 'done' });
     }
-    const list = (await admin({ method: 'GET', url: '/api/alerts/alerts?overdue=true&pageSize=200' })).json().result;
+    const list = (await admin({ method: 'GET', url: '/api/alerts/incidents?overdue=true&pageSize=200' })).json().result;
     expect(list.list.map((a: { id: number }) => a.id)).toContain(late);
     expect(list.list.map((a: { id: number }) => a.id)).not.toContain(onTime);
     const summary = (await admin({ method: 'GET', url: '/api/alerts/summary' })).json().result;
     expect(summary.onTimeRate).toBeGreaterThan(0);
     expect(summary.onTimeRate).toBeLessThan(1);
-    // Supervision is a flag on an open alert, kept in the timeline.
+    // Supervision is a flag on an open incident, kept in the timeline.
     const supervised = (await step(admin, late, 'supervise', { supervised: true, note: '市应急局挂牌' })).json().result;
     expect(supervised.supervised).toBe(true);
-    const supervisedList = (await admin({ method: 'GET', url: '/api/alerts/alerts?supervised=true' })).json().result.list;
+    const supervisedList = (await admin({ method: 'GET', url: '/api/alerts/incidents?supervised=true' })).json().result.list;
     expect(supervisedList.map((a: { id: number }) => a.id)).toContain(late);
     expect(supervisedList.every((a: { supervised: boolean }) => a.supervised)).toBe(true);
   });
@@ -292,19 +312,22 @@ describe('working an alert', () => {
     expect(badLevel.json().message).toMatch(/level/);
   });
 
-  it('keeps every alert inside its enterprise', async () => {
+  it('keeps every incident and alert inside its enterprise', async () => {
     const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
-    const id = (await water({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '隔离测试', level: 'IV', point: [120.2, 30.2] } })).json().result.id;
-    expect((await gas({ method: 'GET', url: `/api/alerts/alerts/${id}` })).statusCode).toBe(404);
+    const raised = (await water({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '隔离测试', level: 'IV', point: [120.2, 30.2] } })).json().result;
+    const id = raised.id;
+    expect((await gas({ method: 'GET', url: `/api/alerts/incidents/${id}` })).statusCode).toBe(404);
+    expect((await gas({ method: 'GET', url: `/api/alerts/alerts/${raised.members[0].id}` })).statusCode).toBe(404);
+    expect((await gas({ method: 'GET', url: '/api/alerts/incidents?keyword=隔离测试' })).json().result.total).toBe(0);
     for (const name of ['confirm', 'falseAlarm', 'note']) expect((await step(gas, id, name, { note: 'x' })).statusCode).toBe(404);
     const listed = (await gas({ method: 'GET', url: '/api/alerts/alerts?keyword=隔离测试' })).json().result;
     expect(listed.total).toBe(0);
     const places = (await gas({ method: 'GET', url: '/api/alerts/places' })).json().result;
     expect(places.map((p: { id: number }) => p.id)).not.toContain(id);
-    const event = (await water({ method: 'GET', url: `/api/alerts/alerts/${id}` })).json().result.events[0].id;
+    const event = (await water({ method: 'GET', url: `/api/alerts/incidents/${id}` })).json().result.events[0].id;
     const body = multipartFile('file', 'x.png', PNG);
-    expect((await gas({ method: 'POST', url: `/api/alerts/alerts/${id}/events/${event}/photos`, payload: body.payload, headers: body.headers })).statusCode).toBe(404);
+    expect((await gas({ method: 'POST', url: `/api/alerts/incidents/${id}/events/${event}/photos`, payload: body.payload, headers: body.headers })).statusCode).toBe(404);
   });
 });
 
@@ -348,7 +371,7 @@ const until = async (condition: () => boolean, ms = 5000) => {
 };
 
 describe('live alerts', () => {
-  it('reach the members of the alert\'s enterprise only, and stop when the token is revoked', async () => {
+  it('reach the members of the incident\'s enterprise only, and stop when the token is revoked', async () => {
     await demo.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (demo.app.server.address() as AddressInfo).port;
     const memberToken = await login(demo.app, 'member');
@@ -365,7 +388,7 @@ describe('live alerts', () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const alert = (await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '实时推送', level: 'II', point: [120.2, 30.2] } })).json().result;
     await until(() => waterStream.events.some((e) => e.event === 'alert' && e.data.id === alert.id));
-    expect(waterStream.events.find((e) => e.data.id === alert.id)!.data).toMatchObject({ kind: 'raised', code: alert.code, level: 'II', state: 'new', subject: '实时推送' });
+    expect(waterStream.events.find((e) => e.data.id === alert.id)!.data).toMatchObject({ kind: 'raised', code: alert.code, incidentKind: 'manual', level: 'II', state: 'new', subject: '实时推送', memberCount: 1 });
     await step(admin, alert.id, 'confirm');
     await until(() => waterStream.events.some((e) => e.data.id === alert.id && e.data.kind === 'changed' && e.data.state === 'confirmed'));
     // The gas utility's member heard nothing of the water utility's alert.

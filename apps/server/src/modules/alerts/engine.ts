@@ -1,27 +1,30 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { translate, type AlertLiveEvent, type Language } from '@console/contract';
+import { translate, type IncidentLiveEvent, type Language } from '@console/contract';
 import type { Database, Db } from '../../db/client.ts';
 import { Feed } from '../../db/changes.ts';
 import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
 import type { SmsProvider } from '../sms/provider.ts';
-import { escalateRule, RULE_NAMES, raiseRule, type Escalation } from './rules.ts';
-import { getAlertSettings, liveEventsOf, type StepResult } from './service.ts';
+import { groupAlerts, type IncidentEscalation } from './grouping.ts';
+import { liveEventsOf, type StepResult } from './incidents.ts';
+import { escalateRule, RULE_NAMES, raiseRule } from './rules.ts';
+import { getAlertSettings } from './service.ts';
 
-/** An alert event for the members of one enterprise. */
+/** An incident event for the members of one enterprise. */
 export interface AlertMessage {
   enterpriseId: number;
-  event: AlertLiveEvent;
+  event: IncidentLiveEvent;
 }
 
 /** Deadlines in texts are China's clock time, as the crews read them. */
 const CHINA_TIME = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
 
-/** What one check did: the ids of the alerts it raised and of those it found graver. */
+/** What one check did: the ids of the alerts it raised and of those it found graver, and the incidents they made or changed. */
 export interface CheckResult {
   raised: number[];
   escalated: number[];
+  incidents: { raised: number[]; changed: number[]; escalated: number[] };
 }
 
 /** Time-based rules (a leak left unrepaired for N days) are checked at least this often. */
@@ -69,7 +72,7 @@ export class AlertEngine {
     if (current) {
       this.again.add(enterpriseId);
       await current.catch(() => {});
-      if (!this.again.delete(enterpriseId)) return { raised: [], escalated: [] };
+      if (!this.again.delete(enterpriseId)) return { raised: [], escalated: [], incidents: { raised: [], changed: [], escalated: [] } };
       return this.check(enterpriseId, now);
     }
     const work = this.runRules(enterpriseId, now);
@@ -81,25 +84,33 @@ export class AlertEngine {
     }
   }
 
-  private async runRules(enterpriseId: number, now: Date) {
+  private async runRules(enterpriseId: number, now: Date): Promise<CheckResult> {
     const settings = await getAlertSettings(this.db, enterpriseId);
     const raised: number[] = [];
-    const escalations: Escalation[] = [];
+    const escalated: number[] = [];
     for (const rule of RULE_NAMES) {
-      escalations.push(...(await escalateRule(this.db, rule, enterpriseId, now, settings)));
+      escalated.push(...(await escalateRule(this.db, rule, enterpriseId, now, settings)));
       raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, settings.leakRepairDays)));
     }
-    const escalated = escalations.map((e) => e.id);
-    if (escalated.length) {
-      this.log?.info({ enterpriseId, escalated: escalated.length }, 'alerts escalated');
-      await this.announce('escalated', escalated);
-      await this.textEscalations(escalations);
-    }
-    if (raised.length) {
-      this.log?.info({ enterpriseId, raised: raised.length }, 'alerts raised');
-      await this.announce('raised', raised);
-    }
-    return { raised, escalated };
+    if (raised.length || escalated.length) this.log?.info({ enterpriseId, raised: raised.length, escalated: escalated.length }, 'alerts raised');
+    return { raised, escalated, incidents: await this.group(enterpriseId, escalated, now) };
+  }
+
+  /**
+   * Gathers the alerts raised since into incidents and brings the incidents whose members rose up
+   * to date; the consoles are told of each incident once, and a worked one that became grave is
+   * texted to its assignee once.
+   */
+  async group(enterpriseId: number, escalatedAlerts: number[] = [], now = new Date()) {
+    const settings = await getAlertSettings(this.db, enterpriseId);
+    const { raised, changed, escalated } = await groupAlerts(this.db, enterpriseId, settings, escalatedAlerts, now);
+    const escalatedIds = escalated.map((e) => e.id);
+    const changedOnly = changed.filter((id) => !escalatedIds.includes(id));
+    await this.announce('raised', raised);
+    await this.announce('escalated', escalatedIds);
+    await this.announce('changed', changedOnly);
+    await this.textEscalations(escalated);
+    return { raised, changed: changedOnly, escalated: escalatedIds };
   }
 
   private async sweep() {
@@ -107,30 +118,31 @@ export class AlertEngine {
     for (const { id } of verified) await this.check(id).catch((error) => this.log?.error({ err: error, enterpriseId: id }, 'alert sweep failed'));
   }
 
-  /** Tells every console of the alerts' enterprises. */
-  async announce(kind: AlertLiveEvent['kind'], ids: number[]) {
+  /** Tells every console of the incidents' enterprises. */
+  async announce(kind: IncidentLiveEvent['kind'], ids: number[]) {
     for (const { enterpriseId, ...event } of await liveEventsOf(this.db, ids)) this.feed.publish({ enterpriseId, event: { kind, ...event } });
   }
 
-  /** After a person's step: the consoles are told, and a dispatched grave alert is texted to its assignee. */
+  /** After a person's step: the consoles are told, and a dispatched grave incident is texted to its assignee (one text, however many members). */
   async afterStep(result: StepResult, language: Language) {
-    await this.announce('changed', [result.alert.id]);
+    await this.announce('changed', [result.incident.id]);
     if (!result.notify) return;
     const { phone, level, deadline } = result.notify;
-    const text = translate('alerts.sms', language, { level, code: result.alert.code, subject: result.alert.subject, deadline: CHINA_TIME.format(deadline) });
-    await this.sms.send(phone, text).catch((error) => this.log?.error({ err: error, alertId: result.alert.id }, 'alert sms failed'));
+    const { code, subject, memberCount } = result.incident;
+    const text = translate('alerts.sms', language, { level, code, subject, members: memberCount, deadline: CHINA_TIME.format(deadline) });
+    await this.sms.send(phone, text).catch((error) => this.log?.error({ err: error, incidentId: result.incident.id }, 'incident sms failed'));
   }
 
   /**
-   * An alert being worked that became grave (level I or II) is texted to its assignee with its
-   * deadline, as a dispatch of a grave alert is. No request asks for it, so the text is in Chinese,
-   * the language of the crews and of the SMS gateway's signed templates.
+   * An incident being worked that became grave (level I or II) is texted to its assignee with its
+   * deadline, as a dispatch of a grave incident is. No request asks for it, so the text is in
+   * Chinese, the language of the crews and of the SMS gateway's signed templates.
    */
-  private async textEscalations(escalations: Escalation[]) {
+  private async textEscalations(escalations: IncidentEscalation[]) {
     for (const { id, code, subject, level, assigned } of escalations) {
       if (!assigned || (level !== 'I' && level !== 'II')) continue;
       const text = translate('alerts.smsEscalated', 'zh-CN', { level, code, subject, deadline: CHINA_TIME.format(assigned.deadline) });
-      await this.sms.send(assigned.phone, text).catch((error) => this.log?.error({ err: error, alertId: id }, 'alert sms failed'));
+      await this.sms.send(assigned.phone, text).catch((error) => this.log?.error({ err: error, incidentId: id }, 'incident sms failed'));
     }
   }
 

@@ -1,28 +1,28 @@
 import { and, count, eq } from 'drizzle-orm';
 import { ALERT_PHOTOS_MAX } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import { alertEvents, alertPhotos, alerts } from '../../db/schema.ts';
+import { alertPhotos, incidentEvents, incidents } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { IMAGE_TYPES, keepUpload, keptFileStream } from '../../http/keptFiles.ts';
 import type { UploadedFile } from '../../http/uploads.ts';
-import type { StepActor } from './service.ts';
+import type { StepActor } from './incidents.ts';
 
 /**
  * A photo of a timeline entry (the crew's report, a note), by the entry's author or an
  * administrator, at most ALERT_PHOTOS_MAX: the entry is locked while its photos are counted, so
  * photos sent at once cannot pass the limit together.
  */
-export async function addAlertPhoto(db: Db, dataDir: string, limitBytes: number, enterpriseId: number, actor: StepActor, alertId: number, eventId: number, upload: UploadedFile) {
+export async function addIncidentPhoto(db: Db, dataDir: string, limitBytes: number, enterpriseId: number, actor: StepActor, incidentId: number, eventId: number, upload: UploadedFile) {
   const [event] = await db
-    .select({ id: alertEvents.id, userId: alertEvents.userId })
-    .from(alertEvents)
-    .innerJoin(alerts, eq(alerts.id, alertEvents.alertId))
-    .where(and(eq(alertEvents.id, eventId), eq(alertEvents.alertId, alertId), eq(alerts.enterpriseId, enterpriseId)));
+    .select({ id: incidentEvents.id, userId: incidentEvents.userId })
+    .from(incidentEvents)
+    .innerJoin(incidents, eq(incidents.id, incidentEvents.incidentId))
+    .where(and(eq(incidentEvents.id, eventId), eq(incidentEvents.incidentId, incidentId), eq(incidents.enterpriseId, enterpriseId)));
   if (!event) throw notFound('notFound.alertEvent');
   if (event.userId !== actor.userId && actor.role !== 'admin') throw forbidden('alerts.photoOwner');
   return keepUpload(dataDir, 'attachments', enterpriseId, upload, { limitBytes, types: IMAGE_TYPES, typeError: badRequest('photo.type') }, async ({ relative, type }) =>
     db.transaction(async (tx) => {
-      await tx.select({ id: alertEvents.id }).from(alertEvents).where(eq(alertEvents.id, eventId)).for('update');
+      await tx.select({ id: incidentEvents.id }).from(incidentEvents).where(eq(incidentEvents.id, eventId)).for('update');
       const [{ photos }] = await tx.select({ photos: count() }).from(alertPhotos).where(eq(alertPhotos.eventId, eventId));
       if (Number(photos) >= ALERT_PHOTOS_MAX) throw new AppError(400, 'alerts.photos', { max: ALERT_PHOTOS_MAX });
       const [photo] = await tx

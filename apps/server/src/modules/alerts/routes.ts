@@ -25,7 +25,8 @@ import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { tooMany } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
 import type { AlertEngine } from './engine.ts';
-import { addAlertPhoto, alertPhoto } from './files.ts';
+import { addIncidentPhoto, alertPhoto } from './files.ts';
+import * as incidents from './incidents.ts';
 import * as service from './service.ts';
 
 const tags = ['alerts'];
@@ -42,15 +43,15 @@ const HEARTBEAT_MS = 15_000;
 export const MAX_STREAMS = { perToken: 10, perAddress: 100 };
 
 const STEP_SUMMARIES: Record<AlertStep, string> = {
-  confirm: 'Confirm a new alert (it is real)',
-  falseAlarm: 'Mark an alert a false alarm, with the reason',
-  dispatch: 'Dispatch to an organisation and an assignee; the deadline follows the level unless given. Level I and II alerts are texted to the assignee',
-  accept: 'The assignee accepts a dispatched alert: handling starts',
-  handle: 'The assignee reports the alert handled (photos are added to the entry after)',
-  close: 'Review a handled alert and close it',
-  reject: 'Review a handled alert and send it back, with the reason',
-  reopen: 'Reopen a closed alert or a false alarm, with the reason',
-  supervise: 'Put an open alert under formal supervision (挂牌督办), or take it off',
+  confirm: 'Confirm a new incident (it is real)',
+  falseAlarm: 'Mark an incident a false alarm, with the reason',
+  dispatch: 'Dispatch to an organisation and an assignee; the deadline follows the level unless given. Level I and II incidents are texted to the assignee, once',
+  accept: 'The assignee accepts a dispatched incident: handling starts',
+  handle: 'The assignee reports the incident handled (photos are added to the entry after)',
+  close: 'Review a handled incident and close it',
+  reject: 'Review a handled incident and send it back, with the reason',
+  reopen: 'Reopen a closed incident or a false alarm, with the reason',
+  supervise: 'Put an open incident under formal supervision (挂牌督办), or take it off',
   note: 'Add a note to the timeline',
 };
 
@@ -59,33 +60,41 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
 
-  api.get('/summary', { config: risk('query'), schema: { tags, summary: 'Open alerts by state and level, overdue, supervised, on-time rate, median first response' } }, async (request) =>
-    ok(request, await service.alertSummary(db, requireEnterprise(request).id)),
+  api.get('/summary', { config: risk('query'), schema: { tags, summary: 'Incidents by state and level, overdue, supervised, on-time rate, median first response; open alerts' } }, async (request) =>
+    ok(request, await incidents.incidentSummary(db, requireEnterprise(request).id)),
   );
-  api.get('/alerts', { config: risk('query'), schema: { tags, summary: 'Alerts with filters and pages, the latest raised first', querystring: alertListQuery } }, async (request) =>
+  api.get('/incidents', { config: risk('query'), schema: { tags, summary: 'Incidents (alerts of one cause) with filters and pages, the gravest first', querystring: alertListQuery } }, async (request) =>
+    ok(request, await incidents.listIncidents(db, requireEnterprise(request).id, requireUser(request).id, request.query)),
+  );
+  api.get('/places', { config: risk('query'), schema: { tags, summary: 'The open incidents on the map, the gravest first' } }, async (request) =>
+    ok(request, await incidents.openIncidentPlaces(db, requireEnterprise(request).id)),
+  );
+  api.get('/incidents/:id', { config: risk('get'), schema: { tags, summary: 'One incident with its place, pipes, members and their source figures, and its timeline', params: idParams } }, async (request) =>
+    ok(request, await incidents.getIncident(db, requireEnterprise(request).id, request.params.id, requireUser(request).id)),
+  );
+  api.get('/alerts', { config: risk('query'), schema: { tags, summary: 'Every alert with filters and pages, the gravest first', querystring: alertListQuery } }, async (request) =>
     ok(request, await service.listAlerts(db, requireEnterprise(request).id, requireUser(request).id, request.query)),
   );
-  api.get('/places', { config: risk('query'), schema: { tags, summary: 'The open alerts on the map, the gravest first' } }, async (request) =>
-    ok(request, await service.openAlertPlaces(db, requireEnterprise(request).id)),
-  );
-  api.get('/alerts/:id', { config: risk('get'), schema: { tags, summary: 'One alert with its place, affected pipes, source figures and timeline', params: idParams } }, async (request) =>
+  api.get('/alerts/:id', { config: risk('get'), schema: { tags, summary: 'One alert with its place, affected pipes, source figures, timeline and incident', params: idParams } }, async (request) =>
     ok(request, await service.getAlert(db, requireEnterprise(request).id, request.params.id, requireUser(request).id)),
   );
-  api.post('/alerts', { config: risk('add'), schema: { tags, summary: 'Raise an alert by hand at a point or over an area', body: manualAlertBody } }, async (request) => {
-    const id = await service.raiseManualAlert(db, requireEnterprise(request).id, requireUser(request).id, request.body);
-    await engine.announce('raised', [id]);
-    return ok(request, await service.getAlert(db, requireEnterprise(request).id, id, requireUser(request).id), 'alerts.raised');
+  api.post('/alerts', { config: risk('add'), schema: { tags, summary: 'Raise an alert by hand at a point or over an area: answers its incident', body: manualAlertBody } }, async (request) => {
+    const enterpriseId = requireEnterprise(request).id;
+    const id = await service.raiseManualAlert(db, enterpriseId, requireUser(request).id, request.body);
+    await engine.group(enterpriseId);
+    const { incidentId } = await service.getAlert(db, enterpriseId, id, requireUser(request).id);
+    return ok(request, await incidents.getIncident(db, enterpriseId, incidentId!, requireUser(request).id), 'alerts.raised');
   });
 
   for (const step of Object.keys(alertStepBodies) as AlertStep[]) {
     api.post(
-      `/alerts/:id/${step}`,
-      { config: risk('edit'), schema: { tags, summary: STEP_SUMMARIES[step], params: idParams, body: alertStepBodies[step] } },
+      `/incidents/:id/${step}`,
+      { config: risk('edit'), schema: { tags, summary: `${STEP_SUMMARIES[step]}; recorded on every member`, params: idParams, body: alertStepBodies[step] } },
       async (request) => {
         const enterprise = requireEnterprise(request);
-        const result = await service.stepAlert(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never);
+        const result = await incidents.stepIncident(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never);
         await engine.afterStep(result, request.language);
-        return ok(request, result.alert, 'alerts.saved');
+        return ok(request, result.incident, 'alerts.saved');
       },
     );
   }
@@ -93,11 +102,11 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   for (const step of ALERT_BATCH_STEPS) {
     api.post(
       `/steps/${step}`,
-      { config: risk('edit'), schema: { tags, summary: `${STEP_SUMMARIES[step]}: many alerts of the list at once (at most ${ALERT_BATCH_MAX}), all or none`, body: alertBatchBodies[step] } },
+      { config: risk('edit'), schema: { tags, summary: `${STEP_SUMMARIES[step]}: many incidents of the list at once (at most ${ALERT_BATCH_MAX}), all or none`, body: alertBatchBodies[step] } },
       async (request) => {
         const enterprise = requireEnterprise(request);
         const { ids, ...input } = request.body as { ids: number[]; note: string };
-        const stepped = await service.stepAlerts(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, ids, step, input);
+        const stepped = await incidents.stepIncidents(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, ids, step, input);
         await engine.announce('changed', stepped);
         return ok(request, { count: stepped.length }, 'alerts.saved');
       },
@@ -105,11 +114,11 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   }
 
   api.post(
-    '/alerts/:id/events/:eventId/photos',
+    '/incidents/:id/events/:eventId/photos',
     { config: risk('edit'), schema: { tags, summary: 'Add a photo to a timeline entry of your own (at most 3)', consumes: ['multipart/form-data'], params: alertPhotoParams, body: z.object({ file: uploadedFile }) } },
     async (request) => {
       const enterprise = requireEnterprise(request);
-      return ok(request, await addAlertPhoto(db, dataDir, photoLimit, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, request.params.eventId, request.body.file), 'alerts.saved');
+      return ok(request, await addIncidentPhoto(db, dataDir, photoLimit, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, request.params.eventId, request.body.file), 'alerts.saved');
     },
   );
   api.get('/photos/:id', { config: risk('get'), schema: { tags, summary: 'The content of a timeline photo', params: idParams } }, async (request, reply) => {
@@ -126,9 +135,9 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     engine.soon(enterpriseId);
     return ok(request, request.body, 'alerts.saved');
   });
-  api.post('/check', { config: settings, schema: { tags, summary: 'Run every alert rule now (admins); answers how many alerts were raised and how many open ones rose to a graver level' } }, async (request) => {
-    const { raised, escalated } = await engine.check(requireEnterprise(request).id);
-    return ok(request, { raised: raised.length, escalated: escalated.length });
+  api.post('/check', { config: settings, schema: { tags, summary: 'Run every alert rule now (admins); answers how many alerts were raised and how many open ones rose to a graver level, and the incidents made, changed and risen' } }, async (request) => {
+    const { raised, escalated, incidents: made } = await engine.check(requireEnterprise(request).id);
+    return ok(request, { raised: raised.length, escalated: escalated.length, incidents: { raised: made.raised.length, changed: made.changed.length, escalated: made.escalated.length } });
   });
 
   // The live stream (server-sent events): the same token and enterprise checks as every route,
@@ -145,7 +154,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   app.addHook('preClose', async () => {
     for (const end of [...streams]) end();
   });
-  api.get('/live', { config: risk('query'), schema: { tags, summary: 'Server-sent events: "alert" when an alert of the current enterprise is raised or changes' } }, async (request, reply) => {
+  api.get('/live', { config: risk('query'), schema: { tags, summary: 'Server-sent events: "alert" when an incident of the current enterprise is raised, rises or changes' } }, async (request, reply) => {
     const enterpriseId = requireEnterprise(request).id;
     const token = String(request.headers[HEADERS.token.toLowerCase()]);
     const tokenHash = request.tokenHash!;

@@ -2,7 +2,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import { RULE_SOURCE, type AlertRule, type AlertSettings } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { levelOrder, OPEN_ALERT_SQL } from '../../db/schema.ts';
-import { alertCode } from './service.ts';
 
 /**
  * The alert rules. Each is one SELECT of candidates over its source's kept figures, with the
@@ -151,59 +150,37 @@ export async function raiseRule(db: Db, rule: Exclude<AlertRule, 'manual'>, ente
   return rows.map((r) => Number(r.id));
 }
 
-/** An alert a check found graver, with what its assignee is texted when it is being worked. */
-export interface Escalation {
-  id: number;
-  code: string;
-  subject: string;
-  level: string;
-  /** Set when the alert is dispatched or being handled: its assignee's phone and the deadline now. */
-  assigned: { phone: string; deadline: Date } | null;
-}
-
 /**
  * Raises the level of the open alerts whose object the rule now finds graver (a site measured more
  * critical, a warning updated from yellow to orange, a pipe's risk risen from II to I while its
  * alert is open): level, value, threshold and facts follow the finding, and the timeline says from
- * which level to which. A dispatched alert's deadline comes forward to the new level's time from
- * now when that is sooner (never later). The level is compared again on the row the update locks,
- * so two servers checking at once escalate an alert once.
+ * which level to which. Its incident follows when grouped (its level, its deadline). The level is
+ * compared again on the row the update locks, so two servers checking at once escalate an alert
+ * once. Answers the ids escalated.
  */
-export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, enterpriseId: number, now: Date, settings: AlertSettings): Promise<Escalation[]> {
-  const hours = settings.deadlineHours;
-  const levelHours = sql`(case g.level when 'I' then ${hours.I} when 'II' then ${hours.II} when 'III' then ${hours.III} else ${hours.IV} end)::float8`;
-  const rows = await queryRows<{ id: number; subject: string; level: string; state: string; deadline: Date | string | null; phone: string | null }>(
+export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, enterpriseId: number, now: Date, settings: AlertSettings): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
     db,
     sql`with candidates as (${RULES[rule](enterpriseId, now, settings.leakRepairDays)}),
         graver as (
-          select distinct on (a.id) a.id, a.level as from_level, a.deadline as old_deadline, c.level, c.value, c.threshold, c.details
+          select distinct on (a.id) a.id, a.level as from_level, c.level, c.value, c.threshold, c.details
           from alerts a join candidates c on c.object_key = a.object_key
           where a.enterprise_id = ${enterpriseId} and a.rule = ${rule} and ${OPEN_ALERT_SQL}
             and ${levelOrder(sql`c.level`)} < ${levelOrder(sql`a.level`)}
           order by a.id, ${levelOrder(sql`c.level`)}
         ),
         escalated as (
-          update alerts a set level = g.level, value = g.value, threshold = g.threshold, details = g.details, updated_at = ${now},
-            deadline = least(a.deadline, ${now}::timestamptz + ${levelHours} * interval '1 hour')
+          update alerts a set level = g.level, value = g.value, threshold = g.threshold, details = g.details, updated_at = ${now}
           from graver g
           where a.id = g.id and ${levelOrder(sql`g.level`)} < ${levelOrder(sql`a.level`)}
-          returning a.id, a.subject, a.state, a.assignee_id, a.deadline, g.old_deadline, g.from_level, g.level
+          returning a.id, a.state, g.from_level, g.level
         ),
         timeline as (
           insert into alert_events (alert_id, at, action, from_state, to_state, details)
           select id, ${now}, 'escalate', state, state, jsonb_build_object('fromLevel', from_level, 'toLevel', level)
-            || case when deadline is distinct from old_deadline then jsonb_build_object('deadline', deadline) else '{}'::jsonb end
           from escalated
         )
-        select e.id, e.subject, e.level, e.state, e.deadline, u.phone
-        from escalated e left join users u on u.id = e.assignee_id
-        order by e.id`,
+        select id from escalated order by id`,
   );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    code: alertCode(Number(r.id)),
-    subject: r.subject,
-    level: r.level,
-    assigned: (r.state === 'dispatched' || r.state === 'handling') && r.phone && r.deadline ? { phone: r.phone, deadline: new Date(r.deadline) } : null,
-  }));
+  return rows.map((r) => Number(r.id));
 }

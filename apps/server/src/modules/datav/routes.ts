@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
-import { openAlertPlaces } from '../alerts/service.ts';
+import { openIncidentPlaces } from '../alerts/incidents.ts';
 import { datavOverview } from './service.ts';
 
 const tags = ['datav'];
@@ -18,5 +18,5 @@ export const datavRoutes: FastifyPluginAsync = async (app) => {
     const enterpriseId = requireEnterprise(request).id;
     return ok(request, await app.reads.read(enterpriseId, 'datav', () => datavOverview(db, enterpriseId)));
   });
-  api.get('/alerts', { config: datav, schema: { tags, summary: 'The open alerts on the map, the gravest first' } }, async (request) => ok(request, await openAlertPlaces(db, requireEnterprise(request).id)));
+  api.get('/alerts', { config: datav, schema: { tags, summary: 'The open incidents on the map, the gravest first' } }, async (request) => ok(request, await openIncidentPlaces(db, requireEnterprise(request).id)));
 };

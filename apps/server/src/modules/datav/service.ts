@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DatavOverview } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { alerts, pipeCounts, pipes, settlementDatasets, weatherWarnings } from '../../db/schema.ts';
-import { alertCode, alertSummary } from '../alerts/service.ts';
+import { pipeCounts, pipes, settlementDatasets, weatherWarnings } from '../../db/schema.ts';
+import { incidentSummary, latestIncidents } from '../alerts/incidents.ts';
 import { siteSummary } from '../construction/service.ts';
 import { leakMetrics } from '../leaks/metrics.ts';
 import { latestRun } from '../pipeRisk/service.ts';
@@ -23,8 +23,8 @@ const diameterClassSql = sql.raw(
  * Everything the big screen shows, each figure counted in SQL: network length by type and
  * material from the kept counts, diameter shares grouped in one statement, the leak survey, the
  * settlement datasets' kept figures, construction sites by state, the weather now and the warnings
- * in force, alerts by level and state with the on-time rate, the latest risk levels and the newest
- * alerts for the rolling board.
+ * in force, incidents by level and state with the on-time rate, the latest risk levels and the newest
+ * incidents for the rolling board.
  */
 export async function datavOverview(db: Db, enterpriseId: number, now = new Date()): Promise<DatavOverview> {
   const [byTypeMaterial, byDiameter, leaks, datasets, sites, places, warnings, alertFigures, risk, recent] = await Promise.all([
@@ -43,14 +43,9 @@ export async function datavOverview(db: Db, enterpriseId: number, now = new Date
       .where(and(eq(weatherWarnings.enterpriseId, enterpriseId), lte(weatherWarnings.start, now), gt(weatherWarnings.end, now), isNull(weatherWarnings.cancelledAt)))
       .orderBy(weatherWarnings.level)
       .limit(50),
-    alertSummary(db, enterpriseId),
+    incidentSummary(db, enterpriseId),
     latestRun(db, enterpriseId),
-    db
-      .select({ id: alerts.id, rule: alerts.rule, subject: alerts.subject, level: alerts.level, state: alerts.state, raisedAt: alerts.raisedAt })
-      .from(alerts)
-      .where(eq(alerts.enterpriseId, enterpriseId))
-      .orderBy(desc(alerts.raisedAt), desc(alerts.id))
-      .limit(20),
+    latestIncidents(db, enterpriseId, 20),
   ]);
 
   const byType: Record<string, { pipes: number; lengthM: number }> = {};
@@ -83,6 +78,6 @@ export async function datavOverview(db: Db, enterpriseId: number, now = new Date
     },
     alerts: alertFigures,
     risk: risk ? { assessedAt: (risk.finishedAt ?? risk.startedAt).toISOString(), segments: risk.segments ?? 0, levels: risk.levels ?? { I: 0, II: 0, III: 0, IV: 0 }, masked: risk.masked ?? 0 } : null,
-    board: recent.map((a) => ({ ...a, code: alertCode(a.id), raisedAt: a.raisedAt.toISOString() })),
+    board: recent,
   };
 }

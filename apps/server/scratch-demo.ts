@@ -1,0 +1,11 @@
+import { sql } from 'drizzle-orm';
+import { openDatabase, migrateDatabase, queryRows } from './src/db/client.ts';
+import { seedDemo } from './src/demo/seed.ts';
+const t0 = Date.now();
+const database = await openDatabase({ dataDir: null });
+await migrateDatabase(database);
+await seedDemo(database.db);
+console.log('seeded in', Date.now() - t0);
+console.log(await queryRows(database.db, sql`select enterprise_id, split_part(group_key, ':', 1) k, count(*)::int n, sum(member_count)::int m, max(member_count) mx from incidents where state in ('new','confirmed','dispatched','handling','handled') group by 1,2 order by 1,2`));
+console.log(await queryRows(database.db, sql`select enterprise_id, count(*) filter (where state in ('new','confirmed','dispatched','handling','handled'))::int open, count(*)::int all, count(*) filter (where incident_id is null)::int ungrouped from alerts group by 1`));
+process.exit(0);
