@@ -66,7 +66,7 @@ test.afterEach(async () => {
 });
 
 test.describe('alert loop', () => {
-  test('a settlement alert reaches the open console without reload and is confirmed, dispatched, handled and closed', async ({ page }, testInfo) => {
+  test('a settlement bowl reaches the open console without reload as one incident, confirmed, dispatched, handled and closed once', async ({ page }, testInfo) => {
     const token = await apiLogin('admin');
     const [water] = await enterpriseIds('admin');
     // A water pipe with no open settlement alert yet.
@@ -93,15 +93,19 @@ test.describe('alert loop', () => {
       await api(token, 'DELETE', `/settlement/datasets/${datasetId}`, undefined, water.id);
     };
     // The delivery is imported and analysed on the server; the rule raises the alerts (the pipe's
-    // and its neighbours') and the stream brings them here: a notice and the list, without reloading.
+    // and its neighbours'), which make one incident (a bowl), and the stream brings it here: a
+    // notice and the list, found by the pipe, without reloading.
     await expect(page.getByTestId('alert-notice')).toBeVisible({ timeout: 30_000 });
-    const row = page.locator('.ant-table-row', { hasText: pipe.pipeId });
-    await expect(row).toContainText('Settlement over threshold');
+    const row = page.locator('.ant-table-row').first();
+    await expect(row).toContainText('Settlement bowl · EGMS alerts e2e');
     await row.click();
     const drawer = page.getByTestId('alert-drawer');
-    await expect(drawer.getByTestId('alert-title')).toContainText(pipe.pipeId);
+    await expect(drawer.getByTestId('alert-title')).toContainText('Settlement bowl · EGMS alerts e2e');
     await expect(drawer.getByTestId('alert-state')).toHaveText('New');
-    await expect(drawer.getByTestId('alert-facts')).toContainText('(threshold -10 mm/yr)');
+    const members = drawer.getByTestId('incident-members');
+    await expect(members).toContainText(pipe.pipeId);
+    await expect(members).toContainText('Settlement over threshold');
+    await expect(members).toContainText('(threshold -10 mm/yr)');
 
     await step(page, 'confirm', (p) => p.getByTestId('alert-step-note').fill('InSAR 沉降与巡检一致'));
     await expect(drawer.getByTestId('alert-state')).toHaveText('Confirmed');
@@ -126,21 +130,28 @@ test.describe('alert loop', () => {
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alerts-en.png') });
 
-    // The same alert in Chinese, found by its pipe among the closed ones.
+    // Every alert of it is listed on its own, closed with it, and opens it.
+    await page.getByTestId('alerts-tab-alerts').click();
+    const alertRow = page.locator('.ant-table-row', { hasText: pipe.pipeId });
+    await expect(alertRow).toContainText('Closed');
+    await expect(alertRow).toContainText(/IN-\d{6}/);
+
+    // The same incident in Chinese, found by its pipe among the closed ones.
     await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
     await page.reload();
     await page.getByTestId('alerts-state').click();
     await page.locator('.ant-select-item-option', { hasText: '已关闭' }).click();
     await page.getByTestId('alerts-keyword').fill(pipe.pipeId);
     await page.getByTestId('alerts-keyword').press('Enter');
-    await page.locator('.ant-table-row', { hasText: pipe.pipeId }).click();
+    await page.locator('.ant-table-row', { hasText: '沉降漏斗' }).first().click();
+    await expect(page.getByTestId('incident-members')).toContainText(pipe.pipeId);
     await expect(page.getByTestId('alert-state')).toHaveText('已关闭');
     await expect(page.getByTestId('alert-timeline')).toContainText('审核关闭');
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alerts-zh.png') });
   });
 
-  test('an open alert rises to the graver level its site is measured at, with a notice and a timeline entry', async ({ page }, testInfo) => {
+  test('an open incident rises to the graver level its site is measured at, with a notice and a timeline entry', async ({ page }, testInfo) => {
     const token = await apiLogin('admin');
     const [water] = await enterpriseIds('admin');
     const pipe = (await api<{ list: { geometry: { coordinates: number[][] } }[] }>(token, 'GET', '/pipelines?networkType=water&pageSize=1&page=90', undefined, water.id)).result.list[0];
@@ -154,23 +165,23 @@ test.describe('alert loop', () => {
     const site = await api<{ id: number; siteNo: string }>(token, 'POST', '/construction/sites', form, water.id);
     expect(site.success, site.message).toBe(true);
     const { id, siteNo } = site.result;
-    let alertId: number | undefined;
+    let incidentId: number | undefined;
     cleanup = async () => {
-      if (alertId) await api(token, 'POST', `/alerts/alerts/${alertId}/falseAlarm`, { note: 'e2e' }, water.id);
+      if (incidentId) await api(token, 'POST', `/alerts/incidents/${incidentId}/falseAlarm`, { note: 'e2e' }, water.id);
       await api(token, 'DELETE', `/construction/sites/${id}`, undefined, water.id);
     };
     expect((await api(token, 'POST', `/construction/sites/${id}/judge`, { result: 'threat' }, water.id)).success).toBe(true);
     await api(token, 'POST', '/alerts/check', undefined, water.id);
-    const raised = await api<{ list: { id: number; level: string }[] }>(token, 'GET', `/alerts/alerts?keyword=${siteNo}`, undefined, water.id);
+    const raised = await api<{ list: { id: number; level: string; incidentId: number }[] }>(token, 'GET', `/alerts/alerts?keyword=${siteNo}`, undefined, water.id);
     expect(raised.result.list).toHaveLength(1);
-    alertId = raised.result.list[0].id;
+    incidentId = raised.result.list[0].incidentId;
     const firstLevel = raised.result.list[0].level;
     expect(['III', 'IV']).toContain(firstLevel);
     // Confirmed and dispatched to a crew member: due in the mild level's days.
     const members = await api<{ userId: number; username: string }[]>(token, 'GET', '/enterprise/members', undefined, water.id);
     const member = members.result.find((m) => m.username === 'member')!;
-    expect((await api(token, 'POST', `/alerts/alerts/${alertId}/confirm`, {}, water.id)).success).toBe(true);
-    expect((await api(token, 'POST', `/alerts/alerts/${alertId}/dispatch`, { organisation: '管网巡查班', assigneeId: member.userId }, water.id)).success).toBe(true);
+    expect((await api(token, 'POST', `/alerts/incidents/${incidentId}/confirm`, {}, water.id)).success).toBe(true);
+    expect((await api(token, 'POST', `/alerts/incidents/${incidentId}/dispatch`, { organisation: '管网巡查班', assigneeId: member.userId }, water.id)).success).toBe(true);
 
     await signIn(page, 'admin');
     await page.goto('/risk/alerts');
@@ -181,9 +192,9 @@ test.describe('alert loop', () => {
     await expect(drawer.getByTestId('alert-level')).toContainText(firstLevel);
 
     // The site turns out to be a metro shaft: measured again, it is of high criticality, and the
-    // open alert follows it to level II while the console is open.
+    // open incident follows it to level II while the console is open.
     expect((await api(token, 'PUT', `/construction/sites/${id}`, { ...form, buildType: 'metro' }, water.id)).success).toBe(true);
-    await expect(page.locator('.ant-notification-notice', { hasText: 'Alert raised to level II' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('.ant-notification-notice', { hasText: 'Incident raised to level II' })).toBeVisible({ timeout: 30_000 });
     await expect(drawer.getByTestId('alert-level')).toContainText('II');
     await expect(drawer.getByTestId('alert-state')).toHaveText('Dispatched');
     const timeline = drawer.getByTestId('alert-timeline');
@@ -199,21 +210,21 @@ test.describe('alert loop', () => {
     await page.getByTestId('alerts-keyword').fill(siteNo);
     await page.getByTestId('alerts-keyword').press('Enter');
     await page.locator('.ant-table-row', { hasText: siteNo }).click();
-    await expect(page.getByTestId('alert-timeline')).toContainText('预警升级');
+    await expect(page.getByTestId('alert-timeline')).toContainText('等级升级');
     await expect(page.getByTestId('alert-timeline')).toContainText(`${firstLevel} 级 → II 级`);
     await expect(page.getByTestId('alert-timeline')).toContainText('处置期限提前至');
     await page.waitForTimeout(600);
     await page.screenshot({ path: testInfo.outputPath('alert-escalated-zh.png') });
   });
 
-  test('a burst of alerts is ticked in the list and confirmed, then dismissed with one reason, all at once', async ({ page }, testInfo) => {
+  test('a burst of incidents is ticked in the list and confirmed, then dismissed with one reason, all at once', async ({ page }, testInfo) => {
     const token = await apiLogin('admin');
     const [water] = await enterpriseIds('admin');
     const mark = `E2E 批量 ${Date.now()}`;
     const raised: number[] = [];
     for (const n of [1, 2, 3]) raised.push((await api<{ id: number }>(token, 'POST', '/alerts/alerts', { title: `${mark} ${n}`, level: 'IV', point: [120.2 + n * 0.001, 30.2] }, water.id)).result.id);
     cleanup = async () => {
-      for (const id of raised) await api(token, 'POST', `/alerts/alerts/${id}/falseAlarm`, { note: 'e2e' }, water.id);
+      for (const id of raised) await api(token, 'POST', `/alerts/incidents/${id}/falseAlarm`, { note: 'e2e' }, water.id);
     };
 
     await signIn(page, 'admin');
@@ -228,10 +239,10 @@ test.describe('alert loop', () => {
     const bar = page.getByTestId('alerts-batch');
     await expect(bar).toContainText('2 selected');
     await bar.getByTestId('alerts-batch-confirm').click();
-    await expect(page.locator('.ant-modal:visible')).toContainText('Confirm · 2 alerts');
+    await expect(page.locator('.ant-modal:visible')).toContainText('Confirm · 2 incidents');
     await page.getByTestId('alerts-batch-note').fill('同一批次巡检核实');
     await page.getByTestId('alerts-batch-save').click();
-    await expect(page.locator('.ant-message-notice', { hasText: '2 alerts saved' })).toBeVisible();
+    await expect(page.locator('.ant-message-notice', { hasText: '2 incidents saved' })).toBeVisible();
     await expect(rows.filter({ hasText: 'Confirmed' })).toHaveCount(2);
     await expect(rows.filter({ hasText: `${mark} 3` })).toContainText('New');
     await expect(bar).toHaveCount(0);
@@ -246,9 +257,9 @@ test.describe('alert loop', () => {
     await page.getByTestId('alerts-keyword').press('Enter');
     await expect(rows).toHaveCount(3);
     await page.locator('.ant-table-thead .ant-table-selection-column input').check();
-    await expect(bar).toContainText('已选 3 条');
+    await expect(bar).toContainText('已选 3 个');
     await page.getByTestId('alerts-batch-falseAlarm').click();
-    await expect(page.locator('.ant-modal:visible')).toContainText('误报 · 3 条预警');
+    await expect(page.locator('.ant-modal:visible')).toContainText('误报 · 3 个事件');
     await page.getByTestId('alerts-batch-save').click();
     await expect(page.locator('.ant-modal:visible')).toContainText('必填: 原因');
     await page.getByTestId('alerts-batch-note').fill('施工单位已报备，非管网风险');
@@ -256,8 +267,8 @@ test.describe('alert loop', () => {
     await page.screenshot({ path: testInfo.outputPath('alerts-batch-zh.png') });
     await page.waitForTimeout(1100); // the spec's click guard: one save a second
     await page.getByTestId('alerts-batch-save').click();
-    await expect(page.locator('.ant-message-notice', { hasText: '已处理 3 条预警' })).toBeVisible();
-    await expect(rows).toHaveCount(0); // the list shows open alerts
+    await expect(page.locator('.ant-message-notice', { hasText: '已处理 3 个事件' })).toBeVisible();
+    await expect(rows).toHaveCount(0); // the list shows open incidents
     const states = await api<{ list: { state: string }[] }>(token, 'GET', `/alerts/alerts?keyword=${encodeURIComponent(mark)}&state=falseAlarm`, undefined, water.id);
     expect(states.result.list).toHaveLength(3);
     cleanup = null;

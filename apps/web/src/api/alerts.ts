@@ -1,28 +1,34 @@
-import type { AlertBatchStep, AlertDetail, AlertListQuery, AlertRow, AlertSettings, AlertStep, AlertSummary, ManualAlertInput, RiskLevel } from '@console/contract';
+import type { AlertBatchStep, AlertDetail, AlertListQuery, AlertRow, AlertSettings, AlertStep, AlertSummary, IncidentDetail, IncidentKind, IncidentRow, ManualAlertInput, RiskLevel } from '@console/contract';
 import { get, getBlob, postJson, putJson, upload } from './http.ts';
 
 export type AlertFilters = Partial<Omit<AlertListQuery, 'page' | 'pageSize'>>;
-export interface AlertPlace {
+/** An open incident on the map. */
+export interface IncidentPlace {
   id: number;
   code: string;
-  rule: AlertRow['rule'];
+  kind: IncidentKind;
   subject: string;
   level: RiskLevel;
-  state: AlertRow['state'];
+  state: IncidentRow['state'];
+  memberCount: number;
   lon: number;
   lat: number;
 }
 
 export const alertApi = {
+  /** Incidents: the alerts of one cause, worked as one. */
+  incidents: (params: AlertFilters & { page: number; pageSize: number }) => get<{ list: IncidentRow[]; total: number }>('/alerts/incidents', params),
+  incident: (id: number) => get<IncidentDetail>(`/alerts/incidents/${id}`),
+  /** Every alert, each naming its incident. */
   list: (params: AlertFilters & { page: number; pageSize: number }) => get<{ list: AlertRow[]; total: number }>('/alerts/alerts', params),
   get: (id: number) => get<AlertDetail>(`/alerts/alerts/${id}`),
   summary: () => get<AlertSummary>('/alerts/summary'),
-  places: () => get<AlertPlace[]>('/alerts/places'),
-  raise: (input: ManualAlertInput) => postJson<AlertDetail>('/alerts/alerts', input),
-  step: (id: number, step: AlertStep, body: Record<string, unknown>) => postJson<AlertDetail>(`/alerts/alerts/${id}/${step}`, body),
-  /** The same step on many alerts, all or none. */
+  places: () => get<IncidentPlace[]>('/alerts/places'),
+  raise: (input: ManualAlertInput) => postJson<IncidentDetail>('/alerts/alerts', input),
+  step: (id: number, step: AlertStep, body: Record<string, unknown>) => postJson<IncidentDetail>(`/alerts/incidents/${id}/${step}`, body),
+  /** The same step on many incidents, all or none. */
   batch: (step: AlertBatchStep, ids: number[], note?: string) => postJson<{ count: number }>(`/alerts/steps/${step}`, { ids, note }),
-  addPhoto: (id: number, eventId: number, file: File) => upload<{ id: number; fileName: string }>(`/alerts/alerts/${id}/events/${eventId}/photos`, file),
+  addPhoto: (id: number, eventId: number, file: File) => upload<{ id: number; fileName: string }>(`/alerts/incidents/${id}/events/${eventId}/photos`, file),
   photoBlob: (photoId: number) => getBlob(`/alerts/photos/${photoId}`),
   settings: () => get<AlertSettings>('/alerts/settings'),
   saveSettings: (settings: AlertSettings) => putJson<AlertSettings>('/alerts/settings', settings),

@@ -6,12 +6,12 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
-import { RISK_LEVELS, type AlertLiveEvent } from '@console/contract';
+import { RISK_LEVELS, type IncidentLiveEvent } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
 import { usePermission } from '../../components/Authorized.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
-import { alertTitle } from './alertStyle.ts';
+import { incidentTitle } from './alertStyle.ts';
 import { loadAlertMessages, useLiveAlerts } from './liveAlerts.ts';
 
 dayjs.extend(relativeTime);
@@ -19,12 +19,12 @@ dayjs.extend(relativeTime);
 await loadAlertMessages();
 
 /** The live events the bell gives a notice of. */
-type Noticed = Exclude<AlertLiveEvent['kind'], 'changed'>;
+type Noticed = Exclude<IncidentLiveEvent['kind'], 'changed'>;
 
 /**
- * The header's bell: how many alerts wait for someone to confirm them, the latest of them, and a
- * notice when one is raised or rises to a graver level. Live: the server's event stream refreshes
- * every alert view at once.
+ * The header's bell: how many incidents wait for someone to confirm them, the latest of them, and
+ * a notice when one is raised or rises to a graver level. Live: the server's event stream
+ * refreshes every alert view at once.
  */
 export function AlertBell() {
   const { t } = useTranslation();
@@ -33,12 +33,12 @@ export function AlertBell() {
   const enterpriseID = useSession((s) => s.enterpriseID);
   const allowed = usePermission()('risk', 'query');
   const summary = useQuery({ queryKey: ['alerts', enterpriseID, 'summary'], queryFn: alertApi.summary, enabled: allowed && Boolean(enterpriseID) });
-  const latest = useQuery({ queryKey: ['alerts', enterpriseID, 'list', { state: 'new', bell: true }], queryFn: () => alertApi.list({ state: 'new', page: 1, pageSize: 6 }), enabled: allowed && Boolean(enterpriseID) });
+  const latest = useQuery({ queryKey: ['alerts', enterpriseID, 'incidents', { state: 'new', bell: true }], queryFn: () => alertApi.incidents({ state: 'new', page: 1, pageSize: 6 }), enabled: allowed && Boolean(enterpriseID) });
 
-  const open = (id: number) => navigate('/risk/alerts', { state: { alertId: id } });
-  // Alerts raised (or raised to a graver level) together, by a rule's run over a new delivery,
+  const open = (id: number) => navigate('/risk/alerts', { state: { incidentId: id } });
+  // Incidents raised (or raised to a graver level) together, by a rule's run over a new delivery,
   // make one notice of each kind, not one each.
-  const batches = useRef<Record<Noticed, { events: AlertLiveEvent[]; timer: ReturnType<typeof setTimeout> | null }>>({ raised: { events: [], timer: null }, escalated: { events: [], timer: null } });
+  const batches = useRef<Record<Noticed, { events: IncidentLiveEvent[]; timer: ReturnType<typeof setTimeout> | null }>>({ raised: { events: [], timer: null }, escalated: { events: [], timer: null } });
   const announce = (kind: Noticed) => {
     const events = batches.current[kind].events.sort((a, b) => RISK_LEVELS.indexOf(a.level) - RISK_LEVELS.indexOf(b.level));
     batches.current[kind] = { events: [], timer: null };
@@ -48,14 +48,14 @@ export function AlertBell() {
       message: events.length === 1 ? t(`alerts.bell.${kind}`, { level: first.level }) : t(kind === 'raised' ? 'alerts.bell.raisedMany' : 'alerts.bell.escalatedMany', { count: events.length }),
       description: (
         <Typography.Link data-testid="alert-notice" onClick={() => (events.length === 1 ? open(first.id) : navigate('/risk/alerts'))}>
-          {events.length === 1 ? `${first.code} ${alertTitle(t, first)}` : t('alerts.bell.gravest', { code: first.code, title: alertTitle(t, first), level: first.level })}
+          {events.length === 1 ? `${first.code} ${incidentTitle(t, { ...first, kind: first.incidentKind })}` : t('alerts.bell.gravest', { code: first.code, title: incidentTitle(t, { ...first, kind: first.incidentKind }), level: first.level })}
         </Typography.Link>
       ),
       placement: 'bottomRight',
       duration: 8,
     });
   };
-  useLiveAlerts(enterpriseID, allowed, (event: AlertLiveEvent) => {
+  useLiveAlerts(enterpriseID, allowed, (event: IncidentLiveEvent) => {
     void queryClient.invalidateQueries({ queryKey: ['alerts', enterpriseID] });
     if (event.kind === 'changed') return;
     const kind: Noticed = event.kind;
@@ -77,7 +77,7 @@ export function AlertBell() {
               <Space direction="vertical" size={0} style={{ width: '100%' }}>
                 <Space size={4}>
                   <RiskLevelTag level={a.level} />
-                  <Typography.Text ellipsis style={{ maxWidth: 260 }}>{alertTitle(t, a)}</Typography.Text>
+                  <Typography.Text ellipsis style={{ maxWidth: 260 }}>{incidentTitle(t, a)}</Typography.Text>
                 </Space>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a.code} · {dayjs(a.raisedAt).fromNow()}</Typography.Text>
               </Space>

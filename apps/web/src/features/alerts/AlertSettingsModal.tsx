@@ -41,6 +41,9 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
         <Form.Item name="leakRepairDays" label={t('alerts.settingsForm.leakDays')} rules={[{ required: true, message: t('alerts.form.required') }]}>
           <InputNumber min={1} max={365} style={{ width: 160 }} />
         </Form.Item>
+        <Form.Item name="bowlGapM" label={t('alerts.settingsForm.bowlGap')} extra={t('alerts.settingsForm.bowlGapHint')} rules={[{ required: true, message: t('alerts.form.required') }]}>
+          <InputNumber min={0} max={1000} style={{ width: 160 }} data-testid="alerts-bowl-gap" />
+        </Form.Item>
       </Form>
     </Modal>
   );

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { ALERT_BATCH_STEPS, ALERT_SOURCES, ALERT_STATES, ALERT_STEP_FROM, RISK_LEVELS, RISK_LEVEL_COLORS, type AlertRow, type BBox } from '@console/contract';
+import { ALERT_BATCH_STEPS, ALERT_SOURCES, ALERT_STATES, ALERT_STEP_FROM, RISK_LEVELS, RISK_LEVEL_COLORS, type AlertRow, type BBox, type IncidentRow } from '@console/contract';
 import { alertApi, type AlertFilters } from '../../api/alerts.ts';
 import { errorMessage } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
@@ -14,19 +14,20 @@ import { MapView } from '../../components/MapView.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
 import { AlertBatchBar } from './AlertBatchBar.tsx';
-import { AlertDrawer } from './AlertDrawer.tsx';
+import { IncidentDrawer } from './IncidentDrawer.tsx';
 import { AlertSettingsModal } from './AlertSettingsModal.tsx';
 import { RaiseAlertModal } from './RaiseAlertModal.tsx';
-import { STATE_TAG_COLOR, alertFeatures, alertTitle } from './alertStyle.ts';
+import { STATE_TAG_COLOR, alertTitle, incidentFeatures, incidentTitle, shapeBox } from './alertStyle.ts';
 
 const PAGE_SIZE = 15;
-/** An alert a step of the batch bar can take (confirm or dismiss): the others cannot be ticked. */
-const batchable = (a: AlertRow) => ALERT_BATCH_STEPS.some((step) => ALERT_STEP_FROM[step].includes(a.state));
+/** An incident a step of the batch bar can take (confirm or dismiss): the others cannot be ticked. */
+const batchable = (a: IncidentRow) => ALERT_BATCH_STEPS.some((step) => ALERT_STEP_FROM[step].includes(a.state));
 
 /**
- * The duty officer's alert desk: what is open and overdue at the top, the alerts with filters
- * beside the map of the open ones, and the selected alert's drawer to work it to closure. New
- * alerts and others' steps arrive without reloading (the header's bell keeps the stream).
+ * The duty officer's desk: what is open and overdue at the top, the incidents (alerts of one
+ * cause) with filters beside the map of the open ones, and the selected incident's drawer to work
+ * it to closure; every alert stays listed on its own tab, each opening its incident. New incidents
+ * and others' steps arrive without reloading (the header's bell keeps the stream).
  */
 export default function AlertsPage() {
   const { t } = useTranslation();
@@ -39,35 +40,42 @@ export default function AlertsPage() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const canWork = useActionVisible('edit');
   const [ticked, setTicked] = useState<number[]>([]);
-  // The bell opens an alert here through the navigation's state (an address per alert would open a tab each).
-  const [selectedId, select] = useState<number | null>((location.state as { alertId?: number } | null)?.alertId ?? null);
+  const [tab, setTab] = useState<'incidents' | 'alerts'>('incidents');
+  // The bell opens an incident here through the navigation's state (an address per incident would open a tab each).
+  const [selectedId, select] = useState<number | null>((location.state as { incidentId?: number } | null)?.incidentId ?? null);
   useEffect(() => {
-    const alertId = (location.state as { alertId?: number } | null)?.alertId;
-    if (alertId) select(alertId);
+    const incidentId = (location.state as { incidentId?: number } | null)?.incidentId;
+    if (incidentId) select(incidentId);
   }, [location.state]);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const params = { ...filters, page, pageSize: PAGE_SIZE };
-  const list = useQuery({ queryKey: ['alerts', enterpriseID, 'list', params], queryFn: () => alertApi.list(params), placeholderData: keepPreviousData });
+  const list = useQuery({ queryKey: ['alerts', enterpriseID, 'incidents', params], queryFn: () => alertApi.incidents(params), placeholderData: keepPreviousData, enabled: tab === 'incidents' });
+  const alertList = useQuery({ queryKey: ['alerts', enterpriseID, 'list', params], queryFn: () => alertApi.list(params), placeholderData: keepPreviousData, enabled: tab === 'alerts' });
   const summary = useQuery({ queryKey: ['alerts', enterpriseID, 'summary'], queryFn: alertApi.summary });
   const places = useQuery({ queryKey: ['alerts', enterpriseID, 'places'], queryFn: alertApi.places });
-  const detail = useQuery({ queryKey: ['alerts', enterpriseID, 'alert', selectedId], queryFn: () => alertApi.get(selectedId!), enabled: selectedId !== null });
+  const detail = useQuery({ queryKey: ['alerts', enterpriseID, 'incident', selectedId], queryFn: () => alertApi.incident(selectedId!), enabled: selectedId !== null });
   const selected = selectedId !== null ? (detail.data?.result ?? null) : null;
 
   const overlays = useMemo(() => {
-    const dots = { key: 'alerts', features: alertFeatures(places.data?.result ?? [], t, selectedId ?? undefined), onClick: (id: number) => select(id) };
+    const dots = { key: 'alerts', features: incidentFeatures(places.data?.result ?? [], t, selectedId ?? undefined), onClick: (id: number) => select(id) };
     if (!selected) return [dots];
     const geometry = selected.geometry as never;
-    return [{ key: 'selected', features: [{ id: -selected.id, geometry, color: RISK_LEVEL_COLORS[selected.level], selected: true }] }, dots];
+    // The incident's place (its hull) under its members' own shapes.
+    const members = selected.members.map((m) => ({ id: -m.id - 1_000_000_000, geometry: m.geometry as never, color: RISK_LEVEL_COLORS[m.level], selected: true, label: `${m.code} ${alertTitle(t, m)}` }));
+    return [{ key: 'selected', features: [{ id: -selected.id, geometry, color: RISK_LEVEL_COLORS[selected.level], selected: true, outline: true }, ...members] }, dots];
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [places.data, selected, selectedId, t]);
   const focus = useMemo<BBox | null>(() => {
     if (!selected) return null;
-    const [dx, dy] = [0.003, 0.002];
+    // The whole incident in view, at least a few hundred metres round its centre.
+    const [minx, miny, maxx, maxy] = shapeBox(selected.geometry);
+    const [dx, dy] = [Math.max(0.003, (maxx - minx) * 0.7), Math.max(0.002, (maxy - miny) * 0.7)];
     return [selected.lon - dx, selected.lat - dy, selected.lon + dx, selected.lat + dy];
   }, [selected?.id]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (list.isError) return <Alert type="error" showIcon message={errorMessage(list.error)} />;
+  const failed = list.error ?? alertList.error;
+  if (failed) return <Alert type="error" showIcon message={errorMessage(failed)} />;
   // Ticks belong to the rows in view: another filter or page starts again.
   const set = (patch: AlertFilters) => {
     setFilters((f) => ({ ...f, ...patch }));
@@ -83,12 +91,13 @@ export default function AlertsPage() {
     <Card data-testid="alerts-page" styles={{ body: { paddingTop: 12 } }}>
       <Row gutter={[12, 12]} style={{ marginBottom: 12 }} data-testid="alerts-summary">
         <Col xs={12} md={3}><Statistic title={t('alerts.summary.open')} value={s?.open ?? '-'} /></Col>
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.openAlerts')} value={s?.openAlerts ?? '-'} valueStyle={{ color: '#8c8c8c' }} /></Col>
         <Col xs={12} md={3}><Statistic title={t('alerts.summary.new')} value={s?.byState.new ?? '-'} valueStyle={{ color: '#cf1322' }} /></Col>
         <Col xs={12} md={3}><Statistic title={t('alerts.summary.overdue')} value={s?.overdue ?? '-'} valueStyle={{ color: '#cf1322' }} /></Col>
         <Col xs={12} md={3}><Statistic title={t('alerts.summary.supervised')} value={s?.supervised ?? '-'} valueStyle={{ color: '#c41d7f' }} /></Col>
-        <Col xs={12} md={4}><Statistic title={t('alerts.summary.onTime')} value={s?.onTimeRate === null || s === undefined ? '-' : Math.round(s.onTimeRate * 100)} suffix={s?.onTimeRate === null || s === undefined ? undefined : '%'} /></Col>
-        <Col xs={12} md={4}><Statistic title={t('alerts.summary.response')} value={s?.medianFirstResponseMin ?? '-'} suffix={s?.medianFirstResponseMin !== null && s ? t('alerts.minutes', { n: '' }).trim() : undefined} /></Col>
-        <Col xs={24} md={4}>
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.onTime')} value={s?.onTimeRate === null || s === undefined ? '-' : Math.round(s.onTimeRate * 100)} suffix={s?.onTimeRate === null || s === undefined ? undefined : '%'} /></Col>
+        <Col xs={12} md={3}><Statistic title={t('alerts.summary.response')} value={s?.medianFirstResponseMin ?? '-'} suffix={s?.medianFirstResponseMin !== null && s ? t('alerts.minutes', { n: '' }).trim() : undefined} /></Col>
+        <Col xs={24} md={3}>
           <Space wrap size={4} style={{ marginTop: 8 }}>
             {RISK_LEVELS.map((l) => <RiskLevelTag key={l} level={l} label={`${l} · ${s?.byLevel[l] ?? 0}`} />)}
           </Space>
@@ -120,41 +129,79 @@ export default function AlertsPage() {
       </Space>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
         <div style={{ flex: '3 1 560px', minWidth: 0 }}>
-          {canWork && <AlertBatchBar ids={ticked} onDone={() => setTicked([])} />}
-          <Table<AlertRow>
-            rowKey="id"
+          <Tabs
             size="small"
-            loading={list.isFetching}
-            dataSource={list.data?.result.list ?? []}
-            scroll={{ x: 'max-content' }}
-            pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.total', { total })}</span> }}
-            rowSelection={canWork ? { selectedRowKeys: ticked, onChange: (keys) => setTicked(keys as number[]), getCheckboxProps: (a) => ({ disabled: !batchable(a) }) } : undefined}
-            // A tick is not a click on the row: the drawer stays as it is.
-            onRow={(a) => ({ onClick: (e) => !(e.target as HTMLElement).closest('.ant-table-selection-column') && select(a.id), style: { cursor: 'pointer' } })}
-            rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
-            columns={[
-              { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
-              { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: AlertRow['level']) => <RiskLevelTag level={v} /> },
-              {
-                title: t('alerts.columns.title'),
-                key: 'title',
-                render: (_: unknown, a: AlertRow) => (
-                  <Space size={4}>
-                    <Typography.Text ellipsis style={{ maxWidth: 280 }}>{alertTitle(t, a)}</Typography.Text>
-                    {a.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
-                  </Space>
-                ),
-              },
-              { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: AlertRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
-              { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
-              {
-                title: t('alerts.columns.deadline'),
-                dataIndex: 'deadline',
-                render: (v: string | null, a: AlertRow) => (v ? <Typography.Text type={a.overdue ? 'danger' : undefined}>{dayjs(v).format('MM-DD HH:mm')}{a.overdue ? ` · ${t('alerts.overdue')}` : ''}</Typography.Text> : '-'),
-              },
-              { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', render: (v: string | null) => v ?? '-' },
+            activeKey={tab}
+            onChange={(key) => {
+              setTab(key as 'incidents' | 'alerts');
+              turnPage(1);
+            }}
+            items={[
+              { key: 'incidents', label: <span data-testid="alerts-tab-incidents">{t('alerts.tabs.incidents')}</span> },
+              { key: 'alerts', label: <span data-testid="alerts-tab-alerts">{t('alerts.tabs.alerts')}</span> },
             ]}
           />
+          {tab === 'incidents' ? (
+            <>
+              {canWork && <AlertBatchBar ids={ticked} onDone={() => setTicked([])} />}
+              <Table<IncidentRow>
+                rowKey="id"
+                size="small"
+                loading={list.isFetching}
+                dataSource={list.data?.result.list ?? []}
+                scroll={{ x: 'max-content' }}
+                pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.incidentTotal', { total })}</span> }}
+                rowSelection={canWork ? { selectedRowKeys: ticked, onChange: (keys) => setTicked(keys as number[]), getCheckboxProps: (a) => ({ disabled: !batchable(a) }) } : undefined}
+                // A tick is not a click on the row: the drawer stays as it is.
+                onRow={(a) => ({ onClick: (e) => !(e.target as HTMLElement).closest('.ant-table-selection-column') && select(a.id), style: { cursor: 'pointer' } })}
+                rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
+                columns={[
+                  { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
+                  { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: IncidentRow['level']) => <RiskLevelTag level={v} /> },
+                  {
+                    title: t('alerts.columns.title'),
+                    key: 'title',
+                    render: (_: unknown, a: IncidentRow) => (
+                      <Space size={4}>
+                        <Typography.Text ellipsis style={{ maxWidth: 280 }}>{incidentTitle(t, { ...a, memberCount: 1 })}</Typography.Text>
+                        {a.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
+                      </Space>
+                    ),
+                  },
+                  { title: t('alerts.columns.members'), dataIndex: 'memberCount', align: 'right' as const },
+                  { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: IncidentRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
+                  { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
+                  {
+                    title: t('alerts.columns.deadline'),
+                    dataIndex: 'deadline',
+                    render: (v: string | null, a: IncidentRow) => (v ? <Typography.Text type={a.overdue ? 'danger' : undefined}>{dayjs(v).format('MM-DD HH:mm')}{a.overdue ? ` · ${t('alerts.overdue')}` : ''}</Typography.Text> : '-'),
+                  },
+                  { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', render: (v: string | null) => v ?? '-' },
+                ]}
+              />
+            </>
+          ) : (
+            <Table<AlertRow>
+              rowKey="id"
+              size="small"
+              data-testid="alerts-all"
+              loading={alertList.isFetching}
+              dataSource={alertList.data?.result.list ?? []}
+              scroll={{ x: 'max-content' }}
+              pagination={{ current: page, pageSize: PAGE_SIZE, total: alertList.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-all-total">{t('alerts.total', { total })}</span> }}
+              // An alert is worked in its incident: a click opens that.
+              onRow={(a) => ({ onClick: () => a.incidentId && select(a.incidentId), style: { cursor: 'pointer' } })}
+              rowClassName={(a) => (a.incidentId === selectedId ? 'ant-table-row-selected' : '')}
+              columns={[
+                { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
+                { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: AlertRow['level']) => <RiskLevelTag level={v} /> },
+                { title: t('alerts.columns.title'), key: 'title', render: (_: unknown, a: AlertRow) => <Typography.Text ellipsis style={{ maxWidth: 280 }}>{alertTitle(t, a)}</Typography.Text> },
+                { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: AlertRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
+                { title: t('alerts.columns.incident'), dataIndex: 'incidentCode', render: (v: string | null) => v ?? '-' },
+                { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
+              ]}
+            />
+          )}
         </div>
         <div style={{ flex: '2 1 400px', minWidth: 0 }} data-testid="alerts-map">
           {settings.data ? <MapView settings={settings.data.result} height={560} overlays={overlays} focus={focus} /> : <Skeleton active />}
@@ -168,15 +215,16 @@ export default function AlertsPage() {
           </Space>
         </div>
       </div>
-      <AlertDrawer alert={selected} onClose={() => select(null)} />
+      <IncidentDrawer incident={selected} onClose={() => select(null)} />
       {settings.data && (
         <RaiseAlertModal
           open={raising}
           settings={settings.data.result}
           onClose={() => setRaising(false)}
-          onRaised={(alert) => {
+          onRaised={(incident) => {
             setRaising(false);
-            select(alert.id);
+            setTab('incidents');
+            select(incident.id);
           }}
         />
       )}

@@ -3,13 +3,13 @@ import { Form, Grid, Input, Modal, Radio, Select, Space, Typography, message } f
 import { useTranslation } from 'react-i18next';
 import { RISK_LEVELS, type AreaGeometry, type MapSettings } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
-import type { AlertDetail } from '@console/contract';
+import type { IncidentDetail } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { PlacePicker } from '../../components/PlacePicker.tsx';
 
 /** An alert raised by hand (a citizen's report, a patrol's find): what, how grave, where on the map. */
-export function RaiseAlertModal({ open, settings, onClose, onRaised }: { open: boolean; settings: MapSettings; onClose: () => void; onRaised: (alert: AlertDetail) => void }) {
+export function RaiseAlertModal({ open, settings, onClose, onRaised }: { open: boolean; settings: MapSettings; onClose: () => void; onRaised: (incident: IncidentDetail) => void }) {
   const { t } = useTranslation();
   const screens = Grid.useBreakpoint();
   const allowClick = useClickGuard();

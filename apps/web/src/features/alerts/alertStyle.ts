@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { RISK_LEVEL_COLORS, type AlertRow, type AlertState, type AlertStep } from '@console/contract';
-import type { AlertPlace } from '../../api/alerts.ts';
+import { RISK_LEVEL_COLORS, type AlertRow, type BBox, type AlertState, type AlertStep, type IncidentRow } from '@console/contract';
+import type { IncidentPlace } from '../../api/alerts.ts';
 import type { MapOverlayFeature } from '../../components/MapView.tsx';
 
 /** The steps a note is required for (the reason, the report), as the server asks. */
@@ -19,6 +19,10 @@ export const STATE_TAG_COLOR: Record<AlertState, string> = {
 /** An alert as people name it: what the rule saw, on what (a hand-raised alert is its own title). */
 export const alertTitle = (t: TFunction, a: Pick<AlertRow, 'rule' | 'subject'>) => (a.rule === 'manual' ? a.subject : `${t(`alerts.rule.${a.rule}`)} · ${a.subject}`);
 
+/** An incident as people name it: its cause and subject, and how many alerts it gathers. */
+export const incidentTitle = (t: TFunction, i: Pick<IncidentRow, 'kind' | 'subject' | 'memberCount'>) =>
+  (i.kind === 'manual' ? i.subject : `${t(`alerts.kind.${i.kind}`)} · ${i.subject}`) + (i.memberCount > 1 ? ` · ${t('alerts.memberCount', { count: i.memberCount })}` : '');
+
 /** The measured value against its threshold, in its unit. */
 export function alertValue(t: TFunction, a: Pick<AlertRow, 'value' | 'unit' | 'threshold'>) {
   if (a.value === null) return '-';
@@ -28,13 +32,29 @@ export function alertValue(t: TFunction, a: Pick<AlertRow, 'value' | 'unit' | 't
   return a.threshold === null ? value : t('alerts.valueOf', { value, threshold: `${a.threshold} ${unit}`.trim() });
 }
 
-/** Open alerts on the map: a dot each in its level's colour, the selected one edged. */
-export function alertFeatures(places: AlertPlace[], t: TFunction, selectedId?: number): MapOverlayFeature[] {
+/** Open incidents on the map: a dot each in its level's colour, the selected one edged. */
+export function incidentFeatures(places: IncidentPlace[], t: TFunction, selectedId?: number): MapOverlayFeature[] {
   return places.map((p) => ({
     id: p.id,
     geometry: { type: 'Point' as const, coordinates: [p.lon, p.lat] },
     color: RISK_LEVEL_COLORS[p.level],
     selected: p.id === selectedId,
-    label: `${p.code} ${alertTitle(t, p)} · ${t(`alerts.state.${p.state}`)}`,
+    label: `${p.code} ${incidentTitle(t, p)} · ${t(`alerts.state.${p.state}`)}`,
   }));
+}
+
+/** The box round a GeoJSON shape's positions (an incident's hull, a member's pipe). */
+export function shapeBox(shape: { coordinates: unknown }): BBox {
+  const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  const walk = (c: unknown): void => {
+    if (!Array.isArray(c)) return;
+    if (typeof c[0] === 'number') {
+      box[0] = Math.min(box[0], c[0]);
+      box[1] = Math.min(box[1], c[1]);
+      box[2] = Math.max(box[2], c[0]);
+      box[3] = Math.max(box[3], c[1]);
+    } else c.forEach(walk);
+  };
+  walk(shape.coordinates);
+  return box;
 }

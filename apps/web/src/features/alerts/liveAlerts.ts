@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { AlertLiveEvent } from '@console/contract';
+import type { IncidentLiveEvent } from '@console/contract';
 import { openStream } from '../../api/http.ts';
 import { loadNamespace } from '../../locales/index.ts';
 
@@ -10,11 +10,11 @@ export const loadAlertMessages = () => loadNamespace('alerts', { 'zh-CN': () => 
 const RETRY_MS = 3_000;
 
 /**
- * Alerts of the current enterprise as they are raised and change, from the server's event stream
+ * Incidents of the current enterprise as they are raised and change, from the server's event stream
  * (read through fetch so it carries the token and enterprise headers, which EventSource cannot
  * send). Reconnects after a drop while the component is mounted; a new enterprise gets a new stream.
  */
-export function useLiveAlerts(enterpriseId: number | null, enabled: boolean, onEvent: (event: AlertLiveEvent) => void) {
+export function useLiveAlerts(enterpriseId: number | null, enabled: boolean, onEvent: (event: IncidentLiveEvent) => void) {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   useEffect(() => {
@@ -37,7 +37,7 @@ export function useLiveAlerts(enterpriseId: number | null, enabled: boolean, onE
               buffer = buffer.slice(cut + 2);
               if (/^event: alert$/m.test(block)) {
                 const data = /^data: (.*)$/m.exec(block)?.[1];
-                if (data) handler.current(JSON.parse(data) as AlertLiveEvent);
+                if (data) handler.current(JSON.parse(data) as IncidentLiveEvent);
               }
             }
           }

@@ -8,13 +8,13 @@ import dayjs from 'dayjs';
 import { NETWORK_MAP_COLOR, RISK_LEVELS, RISK_LEVEL_COLORS, type DatavOverview, type MapSettings, type NetworkType } from '@console/contract';
 import { get } from '../../api/http.ts';
 import { mapApi } from '../../api/map.ts';
-import type { AlertPlace } from '../../api/alerts.ts';
+import type { IncidentPlace } from '../../api/alerts.ts';
 import { usePermission } from '../../components/Authorized.tsx';
 import { Chart } from '../../components/Chart.tsx';
 import { MapView, type MapLayerVisibility, type MapOverlay } from '../../components/MapView.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
-import { alertFeatures, alertTitle } from '../alerts/alertStyle.ts';
+import { incidentFeatures, incidentTitle } from '../alerts/alertStyle.ts';
 import { loadAlertMessages, useLiveAlerts } from '../alerts/liveAlerts.ts';
 import { RollingBoard } from './RollingBoard.tsx';
 import './datav.css';
@@ -31,7 +31,7 @@ const PALETTE = ['#36cfc9', '#597ef7', '#ffc53d', '#ff7a45', '#9254de', '#73d13d
 
 const datavApi = {
   overview: () => get<DatavOverview>('/datav/overview'),
-  alerts: () => get<AlertPlace[]>('/datav/alerts'),
+  alerts: () => get<IncidentPlace[]>('/datav/alerts'),
 };
 
 /** scale = min(w/1920, h/1080), the canvas centred in the window. */
@@ -119,7 +119,7 @@ export default function DatavPage() {
     const warnings = (o?.weather.warnings ?? []).map((w) => ({ id: w.id, geometry: w.area as never, color: w.level ? RISK_LEVEL_COLORS[w.level] : '#8c8c8c', outline: true, label: w.headline ?? t(`alerts.weatherType.${w.type}`) }));
     return [
       { key: 'warnings', features: warnings, opacity: 0.9 },
-      { key: 'alerts', features: alertFeatures(places.data?.result ?? [], t) },
+      { key: 'alerts', features: incidentFeatures(places.data?.result ?? [], t) },
     ];
   }, [o?.weather.warnings, places.data, t]);
   const visibility = useMemo<MapLayerVisibility>(() => ({ basemap: true, areas: false, networks: Object.keys(NETWORK_MAP_COLOR) as NetworkType[], colourBy: 'risk' }), []);
@@ -237,7 +237,7 @@ export default function DatavPage() {
             </div>
           </Panel>
           <Panel title={t('datav.board')} testId="datav-board" height={270}>
-            <RollingBoard items={(o?.board ?? []).map((b) => ({ ...b, title: alertTitle(t, b), state: t(`alerts.state.${b.state}`), fresh: fresh.includes(b.id) }))} />
+            <RollingBoard items={(o?.board ?? []).map((b) => ({ ...b, title: incidentTitle(t, b), state: t(`alerts.state.${b.state}`), fresh: fresh.includes(b.id) }))} />
           </Panel>
         </div>
       </div>

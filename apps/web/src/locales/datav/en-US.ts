@@ -12,7 +12,7 @@ const messages = {
   leakRepaired: 'Repaired',
   surveyed: 'Surveyed',
   saved: 'Water saved',
-  openAlerts: 'Open alerts',
+  openAlerts: 'Open incidents',
   overdue: 'Overdue',
   onTime: 'Handled on time',
   riskHigh: 'Segments at I/II risk',
@@ -27,14 +27,14 @@ const messages = {
   threats: 'Threats',
   insideGas: 'In gas range',
   toReview: 'To review',
-  alertsByLevel: 'Open alerts by level',
-  alertsByState: 'Alerts by state',
+  alertsByLevel: 'Open incidents by level',
+  alertsByState: 'Incidents by state',
   weather: 'Weather now',
   temperature: 'Temperature',
   rain: 'Rain (1 h)',
   wind: 'Wind',
   noWeather: 'No observations yet',
-  board: 'Latest alerts',
+  board: 'Latest incidents',
 };
 
 export type DatavMessages = typeof messages;

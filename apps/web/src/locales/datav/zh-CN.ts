@@ -13,7 +13,7 @@ const messages: DatavMessages = {
   leakRepaired: '已修复',
   surveyed: '排查管长',
   saved: '节水量',
-  openAlerts: '未闭环预警',
+  openAlerts: '未闭环事件',
   overdue: '超期预警',
   onTime: '按时处置率',
   riskHigh: 'I/II 级风险管段',
@@ -28,14 +28,14 @@ const messages: DatavMessages = {
   threats: '威胁',
   insideGas: '燃气保护范围内',
   toReview: '待研判',
-  alertsByLevel: '未闭环预警等级',
-  alertsByState: '预警处置状态',
+  alertsByLevel: '未闭环事件等级',
+  alertsByState: '事件处置状态',
   weather: '实况天气',
   temperature: '气温',
   rain: '降水（1 小时）',
   wind: '风速',
   noWeather: '暂无观测',
-  board: '最新预警',
+  board: '最新事件',
 };
 
 export default messages;

@@ -8,7 +8,7 @@ const messages = {
     field: { title: 'Field and partners', text: 'Crews investigate POIs and repair leaks; patrols and change detection report construction sites; risk-prone areas and weather arrive as files or from a service.' },
     monitors: { title: 'Monitors', text: 'Each monitor measures its objects against the pipes: points near a segment, distance to the nearest pipe, gas protection ranges, warnings over the network.' },
     risk: { title: 'Composite risk', text: 'Every segment is scored on seven likelihood and two consequence factors and placed on the 5×5 matrix: the four-colour risk map and the risk list.' },
-    alerts: { title: 'Alerts and closure', text: 'Rules raise one alert per object; the duty officer confirms it, dispatches it with a deadline, the crew handles it and it is reviewed and closed.' },
+    alerts: { title: 'Incidents and closure', text: 'Rules raise one alert per object; alerts of one cause (a bowl, a site, a warning) make one incident, which the duty officer confirms and dispatches once with a deadline; the crew handles it and it is reviewed and closed.' },
     screen: { title: 'Supervision', text: 'The big screen shows the city centre everything at once, live.' },
   },
   modulesTitle: 'What each module does',
@@ -23,7 +23,7 @@ const messages = {
     riskProne: { title: 'Risk-prone areas', text: 'Waterlogging points, voids, collapses and hazard zones with the pipes inside them, and their remediation.', figure: '' },
     weather: { title: 'Weather', text: 'Observations, forecasts and CMA warning signals, and what each warning touches on the network.', figure: '{{warnings}} warning(s) in force' },
     pipeRisk: { title: 'Composite pipe risk', text: 'A level I-IV for every segment with each factor\'s contribution, a flag where one factor is at its maximum, and its history.', figure: '{{high}} segments at level I or II of {{segments}}' },
-    alerts: { title: 'Alerts', text: 'Alerts from every monitor and by hand, worked to closure with deadlines, supervision and a timeline; the bell shows new ones live.', figure: '{{open}} open, {{overdue}} overdue' },
+    alerts: { title: 'Alerts', text: 'Alerts from every monitor and by hand, worked to closure with deadlines, supervision and a timeline; the bell shows new ones live.', figure: '{{open}} open incidents, {{overdue}} overdue' },
     datav: { title: 'Big screen', text: 'A 1920×1080 wall screen with the risk map, every monitor\'s figures and the rolling alert board.', figure: '' },
   },
 };

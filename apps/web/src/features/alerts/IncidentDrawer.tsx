@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, Select, Space, Tag, Typography, Upload, message } from 'antd';
+import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Select, Space, Tag, Typography, Upload, message } from 'antd';
 import { CameraOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ALERT_PHOTOS_MAX, ALERT_STEP_FROM, RULE_ACTIONS, type AlertAction, type AlertDetail, type AlertEvent, type AlertSource, type AlertStep } from '@console/contract';
+import { ALERT_PHOTOS_MAX, ALERT_STEP_FROM, RULE_ACTIONS, type AlertAction, type AlertEvent, type AlertSource, type AlertStep, type IncidentDetail } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
 import { enterpriseApi } from '../../api/enterprises.ts';
 import { errorMessage } from '../../api/http.ts';
@@ -17,7 +17,7 @@ import { KeptImage } from '../../components/KeptImage.tsx';
 import { PhotoPicker } from '../../components/PhotoPicker.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
-import { NOTE_REQUIRED, STATE_TAG_COLOR, alertTitle, alertValue } from './alertStyle.ts';
+import { NOTE_REQUIRED, STATE_TAG_COLOR, alertTitle, alertValue, incidentTitle } from './alertStyle.ts';
 
 /** Where each source's objects are worked in the console. */
 const SOURCE_PAGE: Record<Exclude<AlertSource, 'manual'>, string> = {
@@ -34,11 +34,11 @@ const FACT_KEYS = ['datasetName', 'metric', 'pointCount', 'siteName', 'pressure'
 const time = (at: string | null) => (at ? dayjs(at).format('YYYY-MM-DD HH:mm') : '-');
 
 /**
- * The selected alert: what raised it and on what, the steps its state allows the reader (the
- * assignee accepts and reports; administrators supervise), the deadline, the affected pipes and
- * the timeline with its photos. Full width on a phone: the crew reports from the street.
+ * The selected incident: its cause and its alerts with their figures, the steps its state allows
+ * the reader (the assignee accepts and reports; administrators supervise), the deadline, the
+ * affected pipes and one timeline with its photos. Full width on a phone.
  */
-export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onClose: () => void }) {
+export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail | null; onClose: () => void }) {
   const { t } = useTranslation();
   const screens = Grid.useBreakpoint();
   const navigate = useNavigate();
@@ -58,17 +58,17 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
   const settings = useQuery({ queryKey: ['alerts', enterpriseID, 'settings'], queryFn: alertApi.settings, enabled: stepping === 'dispatch' });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['alerts', enterpriseID] });
 
-  if (!alert) return null;
+  if (!incident) return null;
   const may = (step: AlertStep) => {
-    if (!canWork || !ALERT_STEP_FROM[step].includes(alert.state)) return false;
-    if (step === 'accept' || step === 'handle') return alert.assignedToMe || isAdmin;
+    if (!canWork || !ALERT_STEP_FROM[step].includes(incident.state)) return false;
+    if (step === 'accept' || step === 'handle') return incident.assignedToMe || isAdmin;
     if (step === 'supervise') return isAdmin;
     return true;
   };
   const open = (step: AlertStep) => {
     form.resetFields();
     setPhotos([]);
-    if (step === 'dispatch') form.setFieldsValue({ organisation: alert.organisation ?? undefined, assigneeId: alert.assigneeId ?? undefined });
+    if (step === 'dispatch') form.setFieldsValue({ organisation: incident.organisation ?? undefined, assigneeId: incident.assigneeId ?? undefined });
     setStepping(step);
   };
   const submit = async () => {
@@ -76,26 +76,28 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
     const values = await form.validateFields();
     const body: Record<string, unknown> = { ...values };
     if (values.deadline) body.deadline = (values.deadline as Dayjs).toISOString();
-    if (stepping === 'supervise') body.supervised = !alert.supervised;
+    if (stepping === 'supervise') body.supervised = !incident.supervised;
     await save(async () => {
-      const response = await alertApi.step(alert.id, stepping, body);
+      const response = await alertApi.step(incident.id, stepping, body);
       // The report's photos go on the entry just written.
       const entry = response.result.events.at(-1);
-      if (entry) for (const photo of photos) await alertApi.addPhoto(alert.id, entry.id, photo);
+      if (entry) for (const photo of photos) await alertApi.addPhoto(incident.id, entry.id, photo);
       return response.message;
     });
   };
   const addPhoto = async (event: AlertEvent, file: File) => {
     try {
-      await alertApi.addPhoto(alert.id, event.id, file);
+      await alertApi.addPhoto(incident.id, event.id, file);
       await refresh();
     } catch (error) {
       message.error(errorMessage(error));
     }
   };
 
+  // The gravest member's figures stand for the incident (the list below has each member's value).
+  const lead = incident.members[0];
   const facts = FACT_KEYS.flatMap((key) => {
-    const value = alert.details[key];
+    const value = lead?.details[key];
     if (value === undefined || value === null || value === '') return [];
     let text = String(value);
     if (key === 'metric') text = t(`alerts.metric.${value}`);
@@ -104,21 +106,21 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
     if (key === 'type') text = t(`alerts.weatherType.${value}`);
     return [{ key, text }];
   });
-  const areaNames = Array.isArray(alert.details.riskAreas) ? (alert.details.riskAreas as { name: string }[]).map((a) => a.name) : [];
+  const areaNames = Array.isArray(lead?.details.riskAreas) ? (lead.details.riskAreas as { name: string }[]).map((a) => a.name) : [];
   const required = (label: string) => [{ required: true, whitespace: true, message: t('alerts.form.required') + ': ' + label }];
-  const stepLabel = (step: AlertStep) => (step === 'supervise' && alert.supervised ? t('alerts.step.unsupervise') : t(`alerts.step.${step}`));
+  const stepLabel = (step: AlertStep) => (step === 'supervise' && incident.supervised ? t('alerts.step.unsupervise') : t(`alerts.step.${step}`));
   const noteLabel = stepping === 'handle' ? t('alerts.form.report') : stepping && ['falseAlarm', 'reject', 'reopen'].includes(stepping) ? t('alerts.form.reason') : t('alerts.form.note');
   return (
-    <Drawer open onClose={onClose} width={screens.md ? 540 : '100%'} title={t('alerts.detail.title', { code: alert.code })} mask={false} data-testid="alert-drawer">
+    <Drawer open onClose={onClose} width={screens.md ? 540 : '100%'} title={t('alerts.detail.incidentTitle', { code: incident.code })} mask={false} data-testid="alert-drawer">
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Space wrap>
-          <span data-testid="alert-level"><RiskLevelTag level={alert.level} /></span>
-          <Tag color={STATE_TAG_COLOR[alert.state]} data-testid="alert-state">{t(`alerts.state.${alert.state}`)}</Tag>
-          {alert.overdue && <Tag color="red" data-testid="alert-overdue">{t('alerts.overdue')}</Tag>}
-          {alert.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
-          <Tag>{t(`alerts.source.${alert.source}`)}</Tag>
+          <span data-testid="alert-level"><RiskLevelTag level={incident.level} /></span>
+          <Tag color={STATE_TAG_COLOR[incident.state]} data-testid="alert-state">{t(`alerts.state.${incident.state}`)}</Tag>
+          {incident.overdue && <Tag color="red" data-testid="alert-overdue">{t('alerts.overdue')}</Tag>}
+          {incident.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
+          <Tag>{t(`alerts.source.${incident.source}`)}</Tag>
         </Space>
-        <Typography.Title level={5} style={{ margin: 0 }} data-testid="alert-title">{alertTitle(t, alert)}</Typography.Title>
+        <Typography.Title level={5} style={{ margin: 0 }} data-testid="alert-title">{incidentTitle(t, incident)}</Typography.Title>
         {canWork && (
           <Space wrap>
             {STEPS.filter(may).map((step) => (
@@ -129,27 +131,46 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
           </Space>
         )}
         <Descriptions size="small" column={1} bordered data-testid="alert-facts">
-          <Descriptions.Item label={t('alerts.detail.value')}>{alertValue(t, alert)}</Descriptions.Item>
           <Descriptions.Item label={t('alerts.detail.source')}>
-            {alert.source === 'manual' ? t('alerts.source.manual') : <Typography.Link onClick={() => navigate(SOURCE_PAGE[alert.source as Exclude<AlertSource, 'manual'>])}>{t('alerts.detail.open', { what: t(`alerts.linkTo.${alert.source}`) })}</Typography.Link>}
+            {incident.source === 'manual' ? t('alerts.source.manual') : <Typography.Link onClick={() => navigate(SOURCE_PAGE[incident.source as Exclude<AlertSource, 'manual'>])}>{t('alerts.detail.open', { what: t(`alerts.linkTo.${incident.source}`) })}</Typography.Link>}
           </Descriptions.Item>
           <Descriptions.Item label={t('alerts.detail.pipes')}>
-            {alert.pipeIds.length ? <Space wrap size={4}>{alert.pipeIds.slice(0, 12).map((id) => <Tag key={id}>{id}</Tag>)}</Space> : null}
-            {alert.pipeCount > Math.min(alert.pipeIds.length, 12) || !alert.pipeIds.length ? <Typography.Text type="secondary">{t('alerts.detail.pipesMore', { n: alert.pipeCount })}</Typography.Text> : null}
+            {incident.pipeIds.length ? <Space wrap size={4}>{incident.pipeIds.slice(0, 12).map((id) => <Tag key={id}>{id}</Tag>)}</Space> : null}
+            {incident.pipeCount > Math.min(incident.pipeIds.length, 12) || !incident.pipeIds.length ? <Typography.Text type="secondary">{t('alerts.detail.pipesMore', { n: incident.pipeCount })}</Typography.Text> : null}
           </Descriptions.Item>
-          <Descriptions.Item label={t('alerts.detail.raised')}>{time(alert.raisedAt)}</Descriptions.Item>
-          <Descriptions.Item label={t('alerts.detail.firstResponse')}>{time(alert.firstResponseAt)}</Descriptions.Item>
-          {alert.organisation && <Descriptions.Item label={t('alerts.detail.dispatch')}>{[alert.organisation, alert.assigneeName].filter(Boolean).join(' · ')}</Descriptions.Item>}
-          {alert.deadline && (
+          <Descriptions.Item label={t('alerts.detail.raised')}>{time(incident.raisedAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('alerts.detail.firstResponse')}>{time(incident.firstResponseAt)}</Descriptions.Item>
+          {incident.organisation && <Descriptions.Item label={t('alerts.detail.dispatch')}>{[incident.organisation, incident.assigneeName].filter(Boolean).join(' · ')}</Descriptions.Item>}
+          {incident.deadline && (
             <Descriptions.Item label={t('alerts.detail.deadline')}>
-              <Typography.Text type={alert.overdue ? 'danger' : undefined} data-testid="alert-deadline">{time(alert.deadline)}</Typography.Text>
+              <Typography.Text type={incident.overdue ? 'danger' : undefined} data-testid="alert-deadline">{time(incident.deadline)}</Typography.Text>
             </Descriptions.Item>
           )}
-          {alert.handledAt && <Descriptions.Item label={t('alerts.detail.handled')}>{time(alert.handledAt)}</Descriptions.Item>}
-          {alert.closedAt && <Descriptions.Item label={t('alerts.detail.closed')}>{time(alert.closedAt)}</Descriptions.Item>}
+          {incident.handledAt && <Descriptions.Item label={t('alerts.detail.handled')}>{time(incident.handledAt)}</Descriptions.Item>}
+          {incident.closedAt && <Descriptions.Item label={t('alerts.detail.closed')}>{time(incident.closedAt)}</Descriptions.Item>}
         </Descriptions>
+        <div data-testid="incident-members">
+          <Typography.Title level={5}>{t('alerts.detail.members', { count: incident.memberCount })}</Typography.Title>
+          <List
+            size="small"
+            bordered
+            dataSource={incident.members}
+            style={{ maxHeight: 260, overflow: 'auto' }}
+            renderItem={(m) => (
+              <List.Item style={{ display: 'block' }}>
+                <Space size={4} wrap>
+                  <RiskLevelTag level={m.level} />
+                  <Typography.Text type="secondary">{m.code}</Typography.Text>
+                  <Typography.Text>{alertTitle(t, m)}</Typography.Text>
+                </Space>
+                {m.value !== null && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{alertValue(t, m)}</Typography.Text></div>}
+              </List.Item>
+            )}
+            footer={incident.moreMembers > 0 ? <Typography.Text type="secondary">{t('alerts.detail.moreMembers', { count: incident.moreMembers })}</Typography.Text> : undefined}
+          />
+        </div>
         {(facts.length > 0 || areaNames.length > 0) && (
-          <Descriptions size="small" column={1} bordered title={t('alerts.detail.facts')}>
+          <Descriptions size="small" column={1} bordered title={t('alerts.detail.figuresOf', { code: lead.code })}>
             {facts.map((f) => <Descriptions.Item key={f.key} label={t(`alerts.facts.${f.key}`)}>{f.text}</Descriptions.Item>)}
             {areaNames.length > 0 && <Descriptions.Item label={t('alerts.facts.riskAreas')}>{areaNames.join('、')}</Descriptions.Item>}
           </Descriptions>
@@ -158,13 +179,14 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
           <Typography.Title level={5}>{t('alerts.detail.timeline')}</Typography.Title>
           <HistoryTimeline
             testId="alert-timeline"
-            entries={[...alert.events].reverse().map((e) => ({
+            entries={[...incident.events].reverse().map((e) => ({
               id: e.id,
               title: t(`alerts.events.${e.action}`) + (e.fromState !== e.toState && e.action !== 'raise' ? ` → ${t(`alerts.state.${e.toState}`)}` : ''),
               color: e.action === 'escalate' || e.toState === 'new' ? 'red' : e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : 'blue',
               at: e.at,
               userName: e.userName,
               lines: [
+                ...(e.action === 'join' && e.details ? [t('alerts.eventLines.join', { count: e.details.count, subjects: (e.details.alerts as { subject: string }[]).map((a) => a.subject).join('、') })] : []),
                 ...(e.action === 'escalate' && e.details ? [t('alerts.eventLines.escalate', { from: e.details.fromLevel, to: e.details.toLevel })] : []),
                 ...(e.action === 'escalate' && e.details?.deadline ? [t('alerts.eventLines.deadlineForward', { deadline: time(String(e.details.deadline)) })] : []),
                 ...(e.action === 'dispatch' && e.details ? [t('alerts.eventLines.dispatch', { organisation: e.details.organisation, assignee: e.details.assignee, deadline: time(String(e.details.deadline)) })] : []),
@@ -185,7 +207,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
           />
         </div>
       </Space>
-      <StepModal open={stepping !== null} title={stepping ? t('alerts.form.stepTitle', { step: stepLabel(stepping), code: alert.code }) : ''} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="alert-step-save">
+      <StepModal open={stepping !== null} title={stepping ? t('alerts.form.stepTitle', { step: stepLabel(stepping), code: incident.code }) : ''} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="alert-step-save">
         <Form form={form} layout="vertical" name="alert-step">
           {stepping === 'dispatch' && (
             <>
@@ -204,7 +226,7 @@ export function AlertDrawer({ alert, onClose }: { alert: AlertDetail | null; onC
               <Form.Item
                 name="deadline"
                 label={t('alerts.form.deadline')}
-                extra={settings.data ? t('alerts.form.deadlineHint', { level: alert.level, hours: settings.data.result.deadlineHours[alert.level] }) : undefined}
+                extra={settings.data ? t('alerts.form.deadlineHint', { level: incident.level, hours: settings.data.result.deadlineHours[incident.level] }) : undefined}
               >
                 <DatePicker showTime style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
               </Form.Item>

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { DEFAULT_ALERT_SETTINGS, type AlertRule, type RiskLevel } from '@console/contract';
+import { as, login, useDemoServer } from '../../testing/app.ts';
+import { alertEvents, alerts, incidents, smsOutbox, users } from '../../db/schema.ts';
+import { queryRows } from '../../db/client.ts';
+import { metresPerDegree } from '../../geo/local.ts';
+import { groupAlerts } from './grouping.ts';
+
+const demo = useDemoServer();
+
+/** East of the demo city: nothing of the demo's own lies here. */
+const ORIGIN = [120.4, 30.3];
+const [MX] = metresPerDegree(ORIGIN[1]);
+/** A pipe segment along the parallel, from `fromM` to `toM` metres east of the origin (and `northM` north). */
+const segment = (fromM: number, toM: number, northM = 0) => {
+  const lat = ORIGIN[1] + northM / 110_850;
+  return { type: 'LineString', coordinates: [[ORIGIN[0] + fromM / MX, lat], [ORIGIN[0] + toM / MX, lat]] };
+};
+
+let next = 0;
+/** An alert as a rule raises it (not yet grouped): a pipe's settlement alarm, a site's, a warning's. */
+async function raised(rule: AlertRule, objectKey: string, level: RiskLevel, geometry: { type: string; coordinates: number[][] }, details: Record<string, unknown> = {}, enterpriseId = demo.ids.water) {
+  const xs = geometry.coordinates.map((p) => p[0]);
+  const ys = geometry.coordinates.map((p) => p[1]);
+  const subject = objectKey.split(':')[1];
+  const [row] = await demo.database.db
+    .insert(alerts)
+    .values({
+      enterpriseId,
+      source: rule === 'settlementThreshold' ? 'settlement' : rule === 'pipeRiskRise' ? 'pipeRisk' : rule.startsWith('weather') ? 'weather' : 'construction',
+      rule,
+      objectKey,
+      occurrence: `test-${next++}`,
+      subject,
+      level,
+      details,
+      geometry,
+      lon: xs[0],
+      lat: ys[0],
+      minx: Math.min(...xs),
+      miny: Math.min(...ys),
+      maxx: Math.max(...xs),
+      maxy: Math.max(...ys),
+      pipeIds: [subject],
+      pipeCount: 1,
+    })
+    .returning({ id: alerts.id });
+  await demo.database.db.insert(alertEvents).values({ alertId: row.id, action: 'raise', toState: 'new' });
+  return row.id;
+}
+const bowl = { datasetId: 9001, datasetName: '滨江东区 2026 升轨' };
+const incidentOf = async (alertId: number) => (await demo.database.db.select({ id: alerts.incidentId }).from(alerts).where(eq(alerts.id, alertId)))[0].id!;
+const incident = async (id: number) => (await demo.database.db.select().from(incidents).where(eq(incidents.id, id)))[0];
+
+describe('incidents', () => {
+  it('make the demo\'s first day a desk of a few incidents, with no alert lost', async () => {
+    const [figures] = await queryRows<{ incidents: number; alerts: number; ungrouped: number; strays: number }>(
+      demo.database.db,
+      sql`select (select count(*)::int from incidents where enterprise_id = ${demo.ids.water} and state in ('new', 'confirmed', 'dispatched', 'handling', 'handled')) as incidents,
+                 (select count(*)::int from alerts where enterprise_id = ${demo.ids.water} and state in ('new', 'confirmed', 'dispatched', 'handling', 'handled')) as alerts,
+                 (select count(*)::int from alerts where incident_id is null) as ungrouped,
+                 (select count(*)::int from alerts a join incidents i on i.id = a.incident_id where a.state <> i.state or a.enterprise_id <> i.enterprise_id) as strays`,
+    );
+    expect(Number(figures.incidents)).toBeLessThanOrEqual(30);
+    expect(Number(figures.alerts)).toBeGreaterThan(Number(figures.incidents));
+    expect([Number(figures.ungrouped), Number(figures.strays)]).toEqual([0, 0]);
+  });
+
+  it('gather alerts of one cause as they arrive: a bowl per cluster within the gap, a site, a warning; two servers grouping at once make each once', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const before = (await admin({ method: 'GET', url: '/api/alerts/summary' })).json().result;
+    // Bowl A: five 40 m segments 30 m apart, one of them past level I's alarm.
+    const bowlA = [];
+    for (let i = 0; i < 5; i++) bowlA.push(await raised('settlementThreshold', `pipe:BA-${i}`, i === 2 ? 'I' : 'II', segment(i * 70, i * 70 + 40), bowl));
+    // Bowl B: 600 m on; and a segment 80 m past bowl A's end (beyond the 50 m gap).
+    const bowlB = [await raised('settlementThreshold', 'pipe:BB-0', 'II', segment(900, 940), bowl), await raised('settlementThreshold', 'pipe:BB-1', 'II', segment(940, 980, 20), bowl)];
+    const apart = await raised('settlementThreshold', 'pipe:BC-0', 'II', segment(390, 430), bowl);
+    // A pipe beside the bowl in another analysis is another cause.
+    const otherAnalysis = await raised('settlementThreshold', 'pipe:BX-0', 'II', segment(0, 40, 5), { datasetId: 9002, datasetName: '另一期' });
+    // Both construction rules on one site, and both weather rules of one warning.
+    const site = [await raised('gasProtection', 'site:9901', 'I', segment(2000, 2010)), await raised('constructionThreat', 'site:9901', 'III', segment(2000, 2010))];
+    const warning = [await raised('weatherRiskArea', 'warning:9902', 'III', segment(3000, 3010)), await raised('weatherShallowPipes', 'warning:9902', 'III', segment(3000, 3010))];
+    // Another enterprise's alert at the same place stays its own.
+    const gasAlert = await raised('settlementThreshold', 'pipe:BA-1', 'II', segment(70, 110), bowl, demo.ids.gas);
+
+    // Two servers group at once: the second waits for the first and finds nothing left.
+    const both = await Promise.all([1, 2].map(() => groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, [])));
+    expect(both.map((r) => r.raised.length).sort()).toEqual([0, 6]);
+    const [{ ungrouped }] = await queryRows<{ ungrouped: number }>(demo.database.db, sql`select count(*)::int as ungrouped from alerts where enterprise_id = ${demo.ids.water} and incident_id is null`);
+    expect(Number(ungrouped)).toBe(0);
+
+    const a = await incident(await incidentOf(bowlA[0]));
+    expect(new Set(await Promise.all(bowlA.map(incidentOf)))).toEqual(new Set([a.id]));
+    // Its level is its gravest member's; its place the hull of its pipes; its subject the analysis.
+    expect(a).toMatchObject({ groupKey: 'bowl:9001', level: 'I', memberCount: 5, pipeCount: 5, subject: bowl.datasetName, state: 'new' });
+    expect(a.geometry.type).toBe('LineString');
+    expect(a.maxx - a.minx).toBeCloseTo(320 / MX, 9);
+    const b = await incident(await incidentOf(bowlB[0]));
+    expect(await incidentOf(bowlB[1])).toBe(b.id);
+    expect(b).toMatchObject({ level: 'II', memberCount: 2 });
+    expect(b.geometry.type).toBe('Polygon');
+    expect([await incidentOf(apart), await incidentOf(otherAnalysis)].every((id) => id !== a.id && id !== b.id)).toBe(true);
+    const siteIncident = await incident(await incidentOf(site[0]));
+    expect(await incidentOf(site[1])).toBe(siteIncident.id);
+    expect(siteIncident).toMatchObject({ groupKey: 'site:9901', level: 'I', memberCount: 2, source: 'construction' });
+    expect(await incidentOf(warning[1])).toBe(await incidentOf(warning[0]));
+    expect((await demo.database.db.select({ incidentId: alerts.incidentId }).from(alerts).where(eq(alerts.id, gasAlert)))[0].incidentId).toBeNull();
+
+    // The desk counts incidents (six more open), and their open alerts (thirteen more).
+    const after = (await admin({ method: 'GET', url: '/api/alerts/summary' })).json().result;
+    expect(after.open - before.open).toBe(6);
+    expect(after.openAlerts - before.openAlerts).toBe(13);
+    expect(after.byLevel.I - before.byLevel.I).toBe(2);
+    // The list finds an incident by a member's pipe, and the drawer lists the members, gravest first.
+    const found = (await admin({ method: 'GET', url: '/api/alerts/incidents?keyword=BA-3' })).json().result;
+    expect(found.list.map((i: { id: number }) => i.id)).toEqual([a.id]);
+    expect(found.list[0]).toMatchObject({ kind: 'bowl', memberCount: 5, code: `IN-${String(a.id).padStart(6, '0')}` });
+    const detail = (await admin({ method: 'GET', url: `/api/alerts/incidents/${a.id}` })).json().result;
+    expect(detail.members.map((m: { subject: string }) => m.subject)).toEqual(['BA-2', 'BA-0', 'BA-1', 'BA-3', 'BA-4']);
+    expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise']);
+    // Another enterprise sees none of it.
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gas({ method: 'GET', url: `/api/alerts/incidents/${a.id}` })).statusCode).toBe(404);
+
+    // A wider gap (the enterprise's setting) makes the segment 80 m on part of the bowl when it comes.
+    await admin({ method: 'PUT', url: '/api/alerts/settings', payload: { ...DEFAULT_ALERT_SETTINGS, bowlGapM: 100 } });
+    const late = await raised('settlementThreshold', 'pipe:BA-5', 'II', segment(-100, -60), bowl);
+    await groupAlerts(demo.database.db, demo.ids.water, { ...DEFAULT_ALERT_SETTINGS, bowlGapM: 100 }, []);
+    expect(await incidentOf(late)).toBe(a.id);
+    await admin({ method: 'PUT', url: '/api/alerts/settings', payload: DEFAULT_ALERT_SETTINGS });
+  });
+
+  it('are worked once: one dispatch, one text, every member follows; a member joining later takes its state', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const members = [];
+    for (let i = 0; i < 4; i++) members.push(await raised('settlementThreshold', `pipe:BW-${i}`, i === 0 ? 'I' : 'II', segment(i * 50, i * 50 + 40, 3000), bowl));
+    await groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, []);
+    const id = await incidentOf(members[0]);
+    const step = (name: string, payload: Record<string, unknown> = {}) => admin({ method: 'POST', url: `/api/alerts/incidents/${id}/${name}`, payload });
+    const [member] = await demo.database.db.select({ id: users.id, phone: users.phone }).from(users).where(eq(users.username, 'member'));
+    const texts = async () => (await demo.database.db.select().from(smsOutbox).where(eq(smsOutbox.phone, member.phone!))).length;
+    const textsBefore = await texts();
+
+    expect((await step('confirm')).statusCode).toBe(200);
+    const dispatched = await step('dispatch', { organisation: '管网运维一所', assigneeId: member.id });
+    expect(dispatched.statusCode, dispatched.body).toBe(200);
+    expect(dispatched.json().result).toMatchObject({ state: 'dispatched', assigneeName: '李娜', memberCount: 4 });
+    // One text for the incident, naming how many alerts it holds.
+    expect((await texts()) - textsBefore).toBe(1);
+    const [text] = await demo.database.db.select().from(smsOutbox).where(eq(smsOutbox.phone, member.phone!)).orderBy(sql`id desc`).limit(1);
+    expect(text.body).toContain(dispatched.json().result.code);
+    expect(text.body).toMatch(/4 alerts|4 条预警/);
+    const rows = await demo.database.db.select().from(alerts).where(inArray(alerts.id, members));
+    expect(rows.every((r) => r.state === 'dispatched' && r.assigneeId === member.id && r.deadline?.getTime() === Date.parse(dispatched.json().result.deadline))).toBe(true);
+    const [{ n }] = await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from alert_events where action = 'dispatch' and alert_id in (${sql.join(members.map((m) => sql`${m}`), sql`, `)})`);
+    expect(Number(n)).toBe(4);
+
+    // A segment next to the bowl goes past its alarm while the crew is out: it joins, dispatched too.
+    const joining = await raised('settlementThreshold', 'pipe:BW-4', 'II', segment(200, 240, 3000), bowl);
+    const grouped = await groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, []);
+    expect(grouped).toMatchObject({ raised: [], changed: [id] });
+    expect((await demo.database.db.select().from(alerts).where(eq(alerts.id, joining)))[0]).toMatchObject({ incidentId: id, state: 'dispatched', assigneeId: member.id });
+    const detail = (await admin({ method: 'GET', url: `/api/alerts/incidents/${id}` })).json().result;
+    expect(detail.memberCount).toBe(5);
+    expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'dispatch', 'join']);
+    expect(detail.events[3].details).toMatchObject({ count: 1, alerts: [{ id: joining, subject: 'BW-4', level: 'II' }] });
+
+    // Handled and closed once for all of them; every alert stays listed, each naming its incident.
+    const crew = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    expect((await crew({ method: 'POST', url: `/api/alerts/incidents/${id}/accept`, payload: {} })).statusCode).toBe(200);
+    expect((await crew({ method: 'POST', url: `/api/alerts/incidents/${id}/handle`, payload: { note: '注浆加固管基' } })).statusCode).toBe(200);
+    expect((await step('close')).json().result.state).toBe('closed');
+    const listed = (await admin({ method: 'GET', url: '/api/alerts/alerts?keyword=BW-&pageSize=50' })).json().result;
+    expect(listed.total).toBe(5);
+    expect(listed.list.every((a: { state: string; incidentId: number }) => a.state === 'closed' && a.incidentId === id)).toBe(true);
+    // A new alarm on the same pipes after closure starts a new incident.
+    const again = await raised('settlementThreshold', 'pipe:BW-9', 'II', segment(0, 40, 3000), bowl);
+    expect((await groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, [])).raised).toEqual([await incidentOf(again)]);
+    expect(await incidentOf(again)).not.toBe(id);
+    const [open] = await demo.database.db.select({ state: incidents.state }).from(incidents).where(and(eq(incidents.id, await incidentOf(again))));
+    expect(open.state).toBe('new');
+  });
+});
