@@ -132,6 +132,8 @@ test.describe('alert loop', () => {
 
     // Every alert of it is listed on its own, closed with it, and opens it.
     await page.getByTestId('alerts-tab-alerts').click();
+    await page.getByTestId('alerts-state').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Closed' }).click();
     const alertRow = page.locator('.ant-table-row', { hasText: pipe.pipeId });
     await expect(alertRow).toContainText('Closed');
     await expect(alertRow).toContainText(/IN-\d{6}/);

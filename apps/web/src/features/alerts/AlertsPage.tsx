@@ -159,7 +159,7 @@ export default function AlertsPage() {
                   { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
                   { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: IncidentRow['level']) => <RiskLevelTag level={v} /> },
                   {
-                    title: t('alerts.columns.title'),
+                    title: t('alerts.columns.cause'),
                     key: 'title',
                     render: (_: unknown, a: IncidentRow) => (
                       <Space size={4}>

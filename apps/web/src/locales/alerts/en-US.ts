@@ -55,7 +55,7 @@ const messages = {
   filters: { state: 'All states', open: 'Open (all)', level: 'All levels', source: 'All sources', overdue: 'Overdue only', supervised: 'Supervised only', mine: 'Assigned to me' },
   keyword: 'Code, subject or pipe',
   tabs: { incidents: 'Incidents', alerts: 'All alerts' },
-  columns: { code: 'Code', level: 'Level', title: 'Alert', incident: 'Incident', members: 'Alerts', state: 'State', raised: 'Raised', deadline: 'Deadline', assignee: 'Assignee' },
+  columns: { code: 'Code', level: 'Level', title: 'Alert', cause: 'Incident', incident: 'Incident', members: 'Alerts', state: 'State', raised: 'Raised', deadline: 'Deadline', assignee: 'Assignee' },
   total: '{{total}} alerts',
   incidentTotal: '{{total}} incidents',
   overdue: 'Overdue',

@@ -56,7 +56,7 @@ const messages: AlertMessages = {
   filters: { state: '全部状态', open: '未闭环（全部）', level: '全部等级', source: '全部来源', overdue: '只看超期', supervised: '只看督办', mine: '派给我的' },
   keyword: '编号、对象或管段',
   tabs: { incidents: '事件', alerts: '全部预警' },
-  columns: { code: '编号', level: '等级', title: '预警', incident: '所属事件', members: '预警数', state: '状态', raised: '发布时间', deadline: '处置期限', assignee: '处置人' },
+  columns: { code: '编号', level: '等级', title: '预警', cause: '事件', incident: '所属事件', members: '预警数', state: '状态', raised: '发布时间', deadline: '处置期限', assignee: '处置人' },
   total: '共 {{total}} 条预警',
   incidentTotal: '共 {{total}} 个事件',
   overdue: '超期',
