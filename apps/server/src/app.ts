@@ -51,6 +51,9 @@ import { pipeRiskRoutes } from './modules/pipeRisk/routes.ts';
 import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
 import { AlertEngine } from './modules/alerts/engine.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
+import { ChannelOutbox } from './modules/channels/outbox.ts';
+import { channelRoutes } from './modules/channels/routes.ts';
+import { channelSenders } from './modules/channels/senders.ts';
 import { datavRoutes } from './modules/datav/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
@@ -139,7 +142,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('pipeRisk', pipeRisk);
   // Alerts raised by the rules shortly after what they read changes, and every few minutes.
   const sms = options.sms ?? localSmsProvider(database.db, app.log);
-  const alertEngine = new AlertEngine(database, sms, app.log, config.alertDelayMs);
+  // Incidents announced to the enterprises' group robots and mail, sent after the step that caused them.
+  const outbox = new ChannelOutbox(database.db, channelSenders({ url: config.smtpUrl, from: config.smtpFrom }), { consoleUrl: config.consoleUrl, retryMs: config.channelRetryMs, robotHosts: config.robotHosts }, app.log);
+  outbox.start();
+  const alertEngine = new AlertEngine(database, sms, outbox, app.log, config.alertDelayMs);
   await alertEngine.start(config.alertDelayMs > 0);
   importRunner.whenFinished((job) => alertEngine.soon(job.enterpriseId));
   pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
@@ -147,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     clearInterval(uploadSweeper);
     await alertEngine.close();
+    await outbox.close();
     await weatherSchedule.close();
     await pipeRisk.idle();
     await importRunner.close();
@@ -315,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk, limits, runner: importRunner });
       await api.register(datavRoutes, { prefix: '/datav' });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
+      await api.register(channelRoutes, { prefix: '/alerts', outbox, limits: { robotHosts: config.robotHosts, smtp: Boolean(config.smtpUrl) } });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(openDataRoutes);
       await api.register(preferenceRoutes, { prefix: '/preferences' });

@@ -30,6 +30,15 @@ export interface Config {
   alertDelayMs: number;
   /** Sites whose pages may read the open data (OGC API, tiles, TileJSON, styles) with a personal token: '*' for any, else a list of origins. */
   openDataOrigins: '*' | string[];
+  /** The console's address as people open it (links in messages to group chats and mail). */
+  consoleUrl: string;
+  /** smtp://user:pass@host:port (smtps:// for TLS) to send incident mail; unset: no e-mail channel. */
+  smtpUrl?: string;
+  smtpFrom: string;
+  /** Hosts a group robot's webhook may be on: the server sends to these and no others. */
+  robotHosts: string[];
+  /** A failed channel send is tried again after this, doubling each time (ms). */
+  channelRetryMs: number;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -57,6 +66,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     riskDelayMs: seconds(env, 'RISK_ASSESS_DELAY_S', 60) * 1000,
     alertDelayMs: seconds(env, 'ALERT_CHECK_DELAY_S', 1) * 1000,
     openDataOrigins: origins(env, 'OPEN_DATA_ORIGINS'),
+    consoleUrl: (env.CONSOLE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM ?? 'pipeline-risk@localhost',
+    robotHosts: (env.ROBOT_HOSTS ?? 'oapi.dingtalk.com,qyapi.weixin.qq.com').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    channelRetryMs: seconds(env, 'CHANNEL_RETRY_S', 30) * 1000,
   };
 }
 

@@ -17,6 +17,7 @@ export * from './riskAreas.ts';
 export * from './weather.ts';
 export * from './pipeRisk.ts';
 export * from './alerts.ts';
+export * from './channels.ts';
 export * from './datav.ts';
 export * from './openData.ts';
 export * from './mapPalette.ts';

@@ -16,3 +16,4 @@ export * from './schema/weather.ts';
 export * from './schema/pipeRisk.ts';
 export * from './schema/alerts.ts';
 export * from './schema/openData.ts';
+export * from './schema/channels.ts';

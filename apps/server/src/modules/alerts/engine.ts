@@ -5,6 +5,7 @@ import type { Database, Db } from '../../db/client.ts';
 import { Feed } from '../../db/changes.ts';
 import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
+import type { ChannelOutbox } from '../channels/outbox.ts';
 import type { SmsProvider } from '../sms/provider.ts';
 import { groupAlerts, type IncidentEscalation } from './grouping.ts';
 import { liveEventsOf, type StepResult } from './incidents.ts';
@@ -45,6 +46,7 @@ export class AlertEngine {
   constructor(
     database: Database,
     private readonly sms: SmsProvider,
+    private readonly outbox: ChannelOutbox,
     private readonly log?: FastifyBaseLogger,
     /** How long after a change a check runs (a burst of writes makes one); 0: only when asked. */
     delayMs = 1_000,
@@ -110,6 +112,8 @@ export class AlertEngine {
     await this.announce('escalated', escalatedIds);
     await this.announce('changed', changedOnly);
     await this.textEscalations(escalated);
+    await this.outbox.announce(raised, 'raised');
+    await this.outbox.announce(escalatedIds, 'escalated');
     return { raised, changed: changedOnly, escalated: escalatedIds };
   }
 
@@ -126,6 +130,7 @@ export class AlertEngine {
   /** After a person's step: the consoles are told, and a dispatched grave incident is texted to its assignee (one text, however many members). */
   async afterStep(result: StepResult, language: Language) {
     await this.announce('changed', [result.incident.id]);
+    if (result.incident.events.at(-1)?.action === 'dispatch') await this.outbox.announce([result.incident.id], 'dispatched');
     if (!result.notify) return;
     const { phone, level, deadline } = result.notify;
     const { code, subject, memberCount } = result.incident;

@@ -1,0 +1,180 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { translate, type ChannelEvent, type IncidentKind, type Language, type RiskLevel } from '@console/contract';
+import { queryRows, type Db } from '../../db/client.ts';
+import { channelSends, incidents, notifyChannels } from '../../db/schema.ts';
+import type { ChannelTarget, Message, Senders } from './senders.ts';
+
+/** Tries of one send before it is given up (the first and four retries, backoff doubling). */
+export const MAX_ATTEMPTS = 5;
+/** A claimed send is another server's to finish for this long; past it (a crash) it is due again. */
+const LEASE_MS = 5 * 60_000;
+/** Due sends are looked for this often, besides right after new ones are written. */
+const SWEEP_MS = 15_000;
+
+const STATE_WORDS: Record<string, Record<Language, string>> = {
+  new: { 'en-US': 'waiting to be confirmed', 'zh-CN': '待确认' },
+  confirmed: { 'en-US': 'confirmed', 'zh-CN': '已确认' },
+  dispatched: { 'en-US': 'dispatched', 'zh-CN': '已派单' },
+  handling: { 'en-US': 'being handled', 'zh-CN': '处置中' },
+  handled: { 'en-US': 'handled', 'zh-CN': '已处置' },
+  closed: { 'en-US': 'closed', 'zh-CN': '已关闭' },
+  falseAlarm: { 'en-US': 'a false alarm', 'zh-CN': '误报' },
+};
+
+export interface OutboxOptions {
+  consoleUrl: string;
+  retryMs: number;
+  /** Robots are sent to on these hosts only. */
+  robotHosts: string[];
+}
+
+/** The console's page of one incident. */
+export const incidentLink = (consoleUrl: string, incidentId: number) => `${consoleUrl}/risk/alerts?incident=${incidentId}`;
+
+/** A webhook the server may send to: http(s), on an allowed host, no credentials in it. */
+export function allowedWebhook(webhook: string, hosts: string[]) {
+  try {
+    const url = new URL(webhook);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && hosts.includes(url.hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The channels' outbox. A step or a check writes its messages (one per matching channel) and
+ * returns; sending happens after, here: each due send is claimed by one server (an UPDATE that
+ * moves its next try past a lease, so two servers never send it twice), sent, and recorded sent,
+ * or retried with backoff until MAX_ATTEMPTS, then recorded failed with the last error.
+ */
+export class ChannelOutbox {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly senders: Senders,
+    private readonly options: OutboxOptions,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  start() {
+    this.timer = setInterval(() => this.kick(), SWEEP_MS).unref();
+  }
+
+  /**
+   * Writes the messages of incidents to the enabled channels of their enterprise that take their
+   * level. Automatic messages are in Chinese, the language of the groups and crews. Never throws:
+   * an announcement must not undo or hold up the step that caused it.
+   */
+  async announce(incidentIds: number[], event: ChannelEvent, language: Language = 'zh-CN') {
+    if (!incidentIds.length) return;
+    try {
+      const rows = await queryRows<{ channel_id: number; enterprise_id: number; incident_id: number; kind: IncidentKind; subject: string; level: RiskLevel; state: string; member_count: number }>(
+        this.db,
+        sql`select c.id as channel_id, c.enterprise_id, i.id as incident_id, split_part(i.group_key, ':', 1) as kind, i.subject, i.level, i.state, i.member_count
+            from ${incidents} i join ${notifyChannels} c on c.enterprise_id = i.enterprise_id and c.enabled and i.level = any(c.levels)
+            where i.id in (${sql.join(incidentIds.map((id) => sql`${id}`), sql`, `)})`,
+      );
+      if (!rows.length) return;
+      await this.db.insert(channelSends).values(
+        rows.map((r) => {
+          const code = `IN-${String(r.incident_id).padStart(6, '0')}`;
+          const what = translate(`incident.event.${event}`, language);
+          const title = `${what} ${code}`;
+          const link = incidentLink(this.options.consoleUrl, r.incident_id);
+          const subject = r.kind === 'manual' ? r.subject : `${translate(`incident.kind.${r.kind}`, language)} · ${r.subject}`;
+          const body = translate('channels.message', language, { event: what, level: r.level, code, title: subject, members: r.member_count, state: STATE_WORDS[r.state]?.[language] ?? r.state, link });
+          return { enterpriseId: r.enterprise_id, channelId: r.channel_id, incidentId: r.incident_id, event, title, body, link };
+        }),
+      );
+      this.kick();
+    } catch (error) {
+      this.log?.error({ err: error, incidentIds, event }, 'channel messages not written');
+    }
+  }
+
+  /** A test message to one channel, sent now: answers its send's id once tried. */
+  async test(enterpriseId: number, channelId: number, language: Language) {
+    const [send] = await this.db
+      .insert(channelSends)
+      .values({ enterpriseId, channelId, event: 'test', title: translate('incident.event.test', language), body: translate('channels.test', language), link: this.options.consoleUrl })
+      .returning({ id: channelSends.id });
+    await this.deliver([send.id]);
+    return send.id;
+  }
+
+  /** Sends what is due now, soon (a burst of announcements makes one pass). */
+  kick() {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.deliver()
+      .catch((error) => this.log?.error({ err: error }, 'channel sends failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Claims the due sends (or the ones named) and sends each. */
+  private async deliver(only?: number[]) {
+    for (;;) {
+      const now = new Date();
+      const claimed = await queryRows<{ id: number; attempts: number; title: string; body: string; link: string | null; kind: ChannelTarget['kind']; webhook: string | null; secret: string | null; recipients: string[] }>(
+        this.db,
+        sql`with due as (
+              select id from ${channelSends}
+              where state = 'pending' and next_attempt_at <= ${now} ${only ? sql`and id in (${sql.join(only.map((id) => sql`${id}`), sql`, `)})` : sql``}
+              order by id limit 20 for update skip locked
+            ),
+            claimed as (
+              update ${channelSends} s set attempts = s.attempts + 1, next_attempt_at = ${new Date(now.getTime() + LEASE_MS)}
+              from due where s.id = due.id
+              returning s.id, s.attempts, s.title, s.body, s.link, s.channel_id
+            )
+            select claimed.*, c.kind, c.webhook, c.secret, c.recipients from claimed join ${notifyChannels} c on c.id = claimed.channel_id order by claimed.id`,
+      );
+      if (!claimed.length) return;
+      await Promise.all(claimed.map((send) => this.sendOne(send)));
+      if (only) return;
+    }
+  }
+
+  private async sendOne(send: { id: number; attempts: number; title: string; body: string; link: string | null } & ChannelTarget) {
+    try {
+      if (send.kind !== 'email' && !allowedWebhook(send.webhook ?? '', this.options.robotHosts)) throw new Error('the webhook is not on a host this server sends to');
+      await this.senders.send(send, { title: send.title, body: send.body, link: send.link } satisfies Message);
+      await this.db.update(channelSends).set({ state: 'sent', sentAt: new Date(), lastError: null }).where(eq(channelSends.id, send.id));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const last = send.attempts >= MAX_ATTEMPTS;
+      const next = new Date(Date.now() + this.options.retryMs * 2 ** (send.attempts - 1));
+      await this.db
+        .update(channelSends)
+        .set(last ? { state: 'failed', lastError: message.slice(0, 500) } : { nextAttemptAt: next, lastError: message.slice(0, 500) })
+        .where(and(eq(channelSends.id, send.id), eq(channelSends.state, 'pending')));
+      this.log?.warn({ sendId: send.id, attempts: send.attempts, err: message }, last ? 'channel send given up' : 'channel send will be retried');
+      if (!last) setTimeout(() => this.kick(), next.getTime() - Date.now()).unref();
+    }
+  }
+
+  /** Waits for the sends in flight (tests, shutdown). */
+  async idle() {
+    while (this.running) await this.running;
+  }
+
+  async close() {
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+  }
+}
+
+/** Sends of the named ids (tests). */
+export const sendsOf = (db: Db, ids: number[]) => db.select().from(channelSends).where(inArray(channelSends.id, ids));
