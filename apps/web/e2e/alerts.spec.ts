@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -274,5 +276,69 @@ test.describe('alert loop', () => {
     const states = await api<{ list: { state: string }[] }>(token, 'GET', `/alerts/alerts?keyword=${encodeURIComponent(mark)}&state=falseAlarm`, undefined, water.id);
     expect(states.result.list).toHaveLength(3);
     cleanup = null;
+  });
+
+  test('an administrator adds a WeCom robot, tests it, and a grave incident reaches the group with a link that opens it', async ({ page }, testInfo) => {
+    // The group's robot, as WeCom runs it: JSON in, errcode 0 out.
+    const heard: { msgtype: string; markdown: { content: string } }[] = [];
+    const robot = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        heard.push(JSON.parse(raw));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"errcode":0,"errmsg":"ok"}');
+      });
+    });
+    await new Promise<void>((resolve) => robot.listen(0, '127.0.0.1', resolve));
+    const webhook = `http://127.0.0.1:${(robot.address() as AddressInfo).port}/cgi-bin/webhook/send?key=e2e`;
+    const token = await apiLogin('admin');
+    const [water] = await enterpriseIds('admin');
+    let incidentId: number | undefined;
+    cleanup = async () => {
+      robot.close();
+      if (incidentId) await api(token, 'POST', `/alerts/incidents/${incidentId}/falseAlarm`, { note: 'e2e' }, water.id);
+      const channels = await api<{ id: number }[]>(token, 'GET', '/alerts/channels', undefined, water.id);
+      for (const c of channels.result) await api(token, 'DELETE', `/alerts/channels/${c.id}`, undefined, water.id);
+    };
+
+    await signIn(page, 'admin');
+    await page.goto('/risk/alerts');
+    await page.getByTestId('alerts-channels').click();
+    await page.getByTestId('channels-add').click();
+    await page.getByTestId('channel-kind').click();
+    await page.locator('.ant-select-item-option', { hasText: 'WeCom group robot' }).click();
+    await page.getByTestId('channel-name').fill('抢修群');
+    await page.getByTestId('channel-webhook').fill(webhook);
+    await page.getByTestId('channel-save').click();
+    const list = page.getByTestId('channels-list');
+    await expect(list).toContainText('抢修群');
+    await expect(list).toContainText('WeCom group robot');
+    await page.waitForTimeout(1100); // the spec's click guard
+    await list.getByRole('button', { name: 'Send test' }).click();
+    await expect(page.locator('.ant-message-notice', { hasText: 'Test message delivered' })).toBeVisible();
+    expect(heard[0].markdown.content).toContain('this channel works');
+    await expect(list).toContainText('Delivered');
+
+    // A level I incident: the group hears of it, with the link to it.
+    const raised = await api<{ id: number; code: string }>(token, 'POST', '/alerts/alerts', { title: '渠道测试：燃气管线旁开挖', level: 'I', point: [120.2, 30.21] }, water.id);
+    incidentId = raised.result.id;
+    await expect.poll(() => heard.length).toBe(2);
+    const link = `${E2E_BASE_URL}/risk/alerts?incident=${incidentId}`;
+    expect(heard[1].markdown.content).toContain(raised.result.code);
+    expect(heard[1].markdown.content).toContain(link);
+    await expect(page.getByTestId('channels-sends')).toContainText(raised.result.code, { timeout: 10_000 });
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: testInfo.outputPath('channels-en.png') });
+
+    // The link opens the incident on the desk, in Chinese this time.
+    await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
+    await page.goto(link);
+    await expect(page.getByTestId('alert-drawer')).toContainText(raised.result.code);
+    await expect(page.getByTestId('alert-title')).toContainText('渠道测试：燃气管线旁开挖');
+    await page.getByTestId('alerts-channels').click();
+    await expect(page.getByTestId('channels-list')).toContainText('企业微信群机器人');
+    await expect(page.getByTestId('channels-sends')).toContainText('新事件');
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: testInfo.outputPath('channels-zh.png') });
   });
 });

@@ -1,5 +1,5 @@
-import type { AlertBatchStep, AlertDetail, AlertListQuery, AlertRow, AlertSettings, AlertStep, AlertSummary, IncidentDetail, IncidentKind, IncidentRow, ManualAlertInput, RiskLevel } from '@console/contract';
-import { get, getBlob, postJson, putJson, upload } from './http.ts';
+import type { AlertBatchStep, AlertDetail, AlertListQuery, AlertRow, AlertSettings, AlertStep, AlertSummary, ChannelInput, ChannelRow, ChannelSend, IncidentDetail, IncidentKind, IncidentRow, ManualAlertInput, RiskLevel } from '@console/contract';
+import { del, get, getBlob, postJson, putJson, upload } from './http.ts';
 
 export type AlertFilters = Partial<Omit<AlertListQuery, 'page' | 'pageSize'>>;
 /** An open incident on the map. */
@@ -32,4 +32,14 @@ export const alertApi = {
   photoBlob: (photoId: number) => getBlob(`/alerts/photos/${photoId}`),
   settings: () => get<AlertSettings>('/alerts/settings'),
   saveSettings: (settings: AlertSettings) => putJson<AlertSettings>('/alerts/settings', settings),
+};
+
+/** Group robots and e-mail announcing incidents (administrators). */
+export const channelApi = {
+  list: () => get<ChannelRow[]>('/alerts/channels'),
+  create: (input: ChannelInput) => postJson<{ id: number }>('/alerts/channels', input),
+  update: (id: number, input: ChannelInput) => putJson<{ id: number }>(`/alerts/channels/${id}`, input),
+  remove: (id: number) => del<null>(`/alerts/channels/${id}`),
+  test: (id: number) => postJson<ChannelSend>(`/alerts/channels/${id}/test`, {}),
+  sends: () => get<ChannelSend[]>('/alerts/sends'),
 };

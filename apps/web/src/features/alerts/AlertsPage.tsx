@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tabs, Tag, Typography } from 'antd';
-import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { NotificationOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useLocation } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { ALERT_BATCH_STEPS, ALERT_SOURCES, ALERT_STATES, ALERT_STEP_FROM, RISK_LEVELS, RISK_LEVEL_COLORS, type AlertRow, type BBox, type IncidentRow } from '@console/contract';
@@ -16,6 +16,7 @@ import { useSession } from '../../stores/session.ts';
 import { AlertBatchBar } from './AlertBatchBar.tsx';
 import { IncidentDrawer } from './IncidentDrawer.tsx';
 import { AlertSettingsModal } from './AlertSettingsModal.tsx';
+import { ChannelsModal } from './ChannelsModal.tsx';
 import { RaiseAlertModal } from './RaiseAlertModal.tsx';
 import { STATE_TAG_COLOR, alertTitle, incidentFeatures, incidentTitle, shapeBox } from './alertStyle.ts';
 
@@ -38,15 +39,19 @@ export default function AlertsPage() {
   const [page, setPage] = useState(1);
   const [raising, setRaising] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [channelsOpen, setChannelsOpen] = useState(false);
   const canWork = useActionVisible('edit');
   const [ticked, setTicked] = useState<number[]>([]);
   const [tab, setTab] = useState<'incidents' | 'alerts'>('incidents');
-  // The bell opens an incident here through the navigation's state (an address per incident would open a tab each).
-  const [selectedId, select] = useState<number | null>((location.state as { incidentId?: number } | null)?.incidentId ?? null);
+  // The bell opens an incident here through the navigation's state (an address per incident would
+  // open a tab each); the link in a group robot's message or a mail, through ?incident=.
+  const [search] = useSearchParams();
+  const linked = Number(search.get('incident')) || null;
+  const [selectedId, select] = useState<number | null>((location.state as { incidentId?: number } | null)?.incidentId ?? linked);
   useEffect(() => {
-    const incidentId = (location.state as { incidentId?: number } | null)?.incidentId;
+    const incidentId = (location.state as { incidentId?: number } | null)?.incidentId ?? linked;
     if (incidentId) select(incidentId);
-  }, [location.state]);
+  }, [location.state, linked]);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const params = { ...filters, page, pageSize: PAGE_SIZE };
@@ -126,6 +131,7 @@ export default function AlertsPage() {
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setRaising(true)} data-testid="alerts-raise">{t('alerts.raise')}</Button>
         </Authorized>
         {isAdmin && <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)} data-testid="alerts-settings">{t('alerts.settings')}</Button>}
+        {isAdmin && <Button icon={<NotificationOutlined />} onClick={() => setChannelsOpen(true)} data-testid="alerts-channels">{t('alerts.channels.button')}</Button>}
       </Space>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
         <div style={{ flex: '3 1 560px', minWidth: 0 }}>
@@ -229,6 +235,7 @@ export default function AlertsPage() {
         />
       )}
       <AlertSettingsModal open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <ChannelsModal open={channelsOpen} onClose={() => setChannelsOpen(false)} />
     </Card>
   );
 }
