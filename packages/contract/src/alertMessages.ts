@@ -18,6 +18,7 @@ export const ALERT_MESSAGES = {
     'en-US': '[Pipeline risk] Incident {code} ({subject}) assigned to you has risen to level {level}, due {deadline}. Open the console to handle it.',
     'zh-CN': '【管网风险】您处置的事件 {code}（{subject}）已升级为{level}级，请于 {deadline} 前处置。',
   },
+  'alerts.idempotencyKey': { 'en-US': 'Idempotency-Key: must be 8 to 100 letters, digits or _ : . -', 'zh-CN': 'Idempotency-Key：须为 8 到 100 位字母、数字或 _ : . -' },
   'channels.host': {
     'en-US': 'webhook: the robot must be on {hosts} (the hosts this server sends to)',
     'zh-CN': 'webhook：机器人地址须在 {hosts} 上（本服务器允许发送的主机）',

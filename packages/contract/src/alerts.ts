@@ -258,6 +258,29 @@ export interface IncidentDetail extends IncidentRow {
 }
 export const MEMBERS_SHOWN = 200;
 
+/** A step's answer: the incident, and the timeline entry the step wrote (or, for a replay, wrote before). */
+export type IncidentStepResult = IncidentDetail & { eventId: number };
+
+/**
+ * A step or photo sent from the crew's phone carries a key of its own: sent again after a lost
+ * answer (the queue replays what it has not seen answered), it is recorded once.
+ */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const idempotencyKey = z.string().regex(/^[A-Za-z0-9_:.-]{8,100}$/, { message: 'field.idempotencyKey' });
+
+/** The pipes around an incident (its map on the phone, readable offline), at most NETWORK_SHOWN. */
+export interface NetworkPipe {
+  pipeId: string;
+  networkType: string;
+  geometry: { type: string; coordinates: unknown };
+}
+export const NETWORK_SHOWN = 300;
+
+/** One of the crew's incidents, with what the phone keeps to work it offline. */
+export interface CrewIncident extends IncidentDetail {
+  network: NetworkPipe[];
+}
+
 /**
  * What the live stream sends when an incident is raised, rises to a graver level, or changes
  * (a step, a new member).

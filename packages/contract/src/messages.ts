@@ -118,6 +118,7 @@ const CORE_MESSAGES = {
   'field.phone.format': { 'en-US': 'is not a valid mobile number', 'zh-CN': '手机号格式不正确' },
   'field.smsCode.format': { 'en-US': 'must be 6 digits', 'zh-CN': '须为 6 位数字' },
   'field.email.format': { 'en-US': 'is not a valid e-mail address', 'zh-CN': '邮箱格式不正确' },
+  'field.idempotencyKey': { 'en-US': 'must be 8 to 100 letters, digits or _ : . -', 'zh-CN': '须为 8 到 100 位字母、数字或 _ : . -' },
   'field.url': { 'en-US': 'is not a valid web address', 'zh-CN': '不是有效的网址' },
   'field.creditCode.format': {
     'en-US': 'is not a valid unified social credit code',

@@ -176,8 +176,10 @@ export const alertPhotos = pgTable(
       .notNull()
       .references(() => incidentEvents.id, { onDelete: 'cascade' }),
     ...keptFileColumns(),
+    /** Sent from a phone: its key, so a photo sent again after a lost answer is kept once. */
+    idempotencyKey: text('idempotency_key'),
   },
-  (t) => [index('alert_photos_event_idx').on(t.eventId)],
+  (t) => [index('alert_photos_event_idx').on(t.eventId), uniqueIndex('alert_photos_idempotency_idx').on(t.eventId, t.idempotencyKey)],
 );
 
 export const alertSettings = pgTable('alert_settings', {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DEFAULT_ALERT_SETTINGS, type AlertRule, type RiskLevel } from '@console/contract';
-import { as, login, useDemoServer } from '../../testing/app.ts';
+import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { alertEvents, alerts, incidents, smsOutbox, users } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { metresPerDegree } from '../../geo/local.ts';
@@ -180,5 +180,50 @@ describe('incidents', () => {
     expect(await incidentOf(again)).not.toBe(id);
     const [open] = await demo.database.db.select({ state: incidents.state }).from(incidents).where(and(eq(incidents.id, await incidentOf(again))));
     expect(open.state).toBe('new');
+  });
+
+  it('reach the crew\'s phone whole, and a step or photo sent again with its key is recorded once', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const crew = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
+    const [pipe] = (await admin({ method: 'GET', url: '/api/pipelines?networkType=water&pageSize=1&page=3' })).json().result.list;
+    const [lon, lat] = pipe.geometry.coordinates[0];
+    const incident = (await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '手机端测试：阀门井冒水', level: 'II', point: [lon, lat] } })).json().result;
+    const [member] = await demo.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'member'));
+    await admin({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/confirm`, payload: {} });
+    await admin({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/dispatch`, payload: { organisation: '抢修一队', assigneeId: member.id } });
+
+    // The phone's list: the crew member's incidents, each with its members, timeline and the pipes around it.
+    const mine = (await crew({ method: 'GET', url: '/api/alerts/mine' })).json().result;
+    const mineOne = mine.find((i: { id: number }) => i.id === incident.id);
+    expect(mineOne).toMatchObject({ state: 'dispatched', assignedToMe: true, memberCount: 1 });
+    expect(mineOne.network.map((p: { pipeId: string }) => p.pipeId)).toContain(pipe.pipeId);
+    expect((await admin({ method: 'GET', url: '/api/alerts/mine' })).json().result.map((i: { id: number }) => i.id)).not.toContain(incident.id);
+
+    // Accept sent three times at once with one key (a phone retrying): one entry, one state change.
+    const accept = (key: string) => crew({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/accept`, payload: {}, headers: { 'idempotency-key': key } });
+    const accepted = await Promise.all([accept('phone-accept-0001'), accept('phone-accept-0001'), accept('phone-accept-0001')]);
+    expect(accepted.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(accepted.map((r) => r.json().result.eventId)).size).toBe(1);
+    const handled = async (key: string) => crew({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/handle`, payload: { note: '关闭阀门，更换阀门井盖' }, headers: { 'idempotency-key': key } });
+    const report = await handled('phone-handle-0001');
+    expect(report.json().result.state).toBe('handled');
+    // The same report again: answered as the first time, not refused for the state it left.
+    const again = await handled('phone-handle-0001');
+    expect(again.statusCode).toBe(200);
+    expect(again.json().result.eventId).toBe(report.json().result.eventId);
+    const photo = (key: string) => {
+      const body = multipartFile('file', 'IMG_0412.png', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+      return crew({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/events/${report.json().result.eventId}/photos`, payload: body.payload, headers: { ...body.headers, 'idempotency-key': key } });
+    };
+    const photos = await Promise.all([photo('phone-photo-0001'), photo('phone-photo-0001'), photo('phone-photo-0002')]);
+    expect(photos.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(photos[0].json().result.id).toBe(photos[1].json().result.id);
+    const detail = (await crew({ method: 'GET', url: `/api/alerts/incidents/${incident.id}` })).json().result;
+    expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'confirm', 'dispatch', 'accept', 'handle']);
+    expect(detail.events.at(-1).photos).toHaveLength(2);
+    // A malformed key is named.
+    const bad = await crew({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/note`, payload: { note: 'x' }, headers: { 'idempotency-key': 'short' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^Idempotency-Key: /);
   });
 });

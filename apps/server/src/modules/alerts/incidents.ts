@@ -3,6 +3,7 @@ import {
   ALERT_STEP_FROM,
   ALERT_STEP_TO,
   MEMBERS_SHOWN,
+  NETWORK_SHOWN,
   OPEN_ALERT_STATES,
   type AlertBatchStep,
   type AlertListQuery,
@@ -10,6 +11,7 @@ import {
   type AlertStep,
   type AlertStepInput,
   type AlertSummary,
+  type CrewIncident,
   type IncidentDetail,
   type IncidentKind,
   type IncidentRow,
@@ -17,7 +19,8 @@ import {
   type Role,
 } from '@console/contract';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
-import { alertEvents, alertPhotos, alerts, incidentEvents, incidents, levelOrder, memberships, users } from '../../db/schema.ts';
+import { alertEvents, alertPhotos, alerts, incidentEvents, incidents, levelOrder, memberships, pipes, users } from '../../db/schema.ts';
+import { grownBox } from '../../geo/proximity.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { likePattern } from '../../db/like.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -248,10 +251,16 @@ export interface StepResult {
  * mirrored on every member with an entry on each member's timeline. Answers whom to text when the
  * step dispatched a grave incident, and the entry's id.
  */
-async function applyStep<S extends AlertStep>(tx: Tx, enterpriseId: number, actor: StepActor, id: number, step: S, input: AlertStepInput<S>, now: Date) {
+async function applyStep<S extends AlertStep>(tx: Tx, enterpriseId: number, actor: StepActor, id: number, step: S, input: AlertStepInput<S>, now: Date, key?: string) {
   let notify: StepResult['notify'] = null;
   const [incident] = await tx.select().from(incidents).where(and(eq(incidents.id, id), eq(incidents.enterpriseId, enterpriseId))).for('update');
   if (!incident) throw notFound('notFound.incident');
+  // Sent again (a phone that lost the answer): the entry its key wrote stands; nothing is done twice.
+  // Looked for under the incident's lock, so a replay racing its original waits and finds it.
+  if (key) {
+    const [done] = await tx.select({ id: incidentEvents.id }).from(incidentEvents).where(and(eq(incidentEvents.incidentId, id), eq(incidentEvents.idempotencyKey, key)));
+    if (done) return { notify, eventId: done.id, memberCount: incident.memberCount, replayed: true };
+  }
   if (!ALERT_STEP_FROM[step].includes(incident.state)) throw new AppError(409, 'alerts.transition', { code: incidentCode(incident.id), state: STATE_NAMES[incident.state], action: STEP_NAMES[step] });
   if (ASSIGNEE_STEPS.includes(step) && incident.assigneeId !== actor.userId && actor.role !== 'admin') throw forbidden('alerts.assigneeOnly');
   // Formal supervision is the administrators' decision.
@@ -286,7 +295,7 @@ async function applyStep<S extends AlertStep>(tx: Tx, enterpriseId: number, acto
   const note = (input as { note?: string }).note ?? null;
   const entry = { at: now, userId: actor.userId, action: step, fromState: incident.state, toState, note, details: Object.keys(details).length ? details : null };
   await tx.update(incidents).set(values).where(eq(incidents.id, id));
-  const [event] = await tx.insert(incidentEvents).values({ incidentId: id, ...entry }).returning({ id: incidentEvents.id });
+  const [event] = await tx.insert(incidentEvents).values({ incidentId: id, ...entry, idempotencyKey: key ?? null }).returning({ id: incidentEvents.id });
   // Its members follow: the same columns, and the step on each member's own timeline.
   const { updatedAt, firstResponseAt, ...mirrored } = values;
   await tx
@@ -298,15 +307,15 @@ async function applyStep<S extends AlertStep>(tx: Tx, enterpriseId: number, acto
         select id, ${now}, ${actor.userId}, ${step}, ${incident.state}, ${toState}, ${note}, ${JSON.stringify({ ...details, incidentId: id, incident: incidentCode(id) })}::jsonb
         from ${alerts} where incident_id = ${id}`,
   );
-  return { notify, eventId: event.id, memberCount: incident.memberCount };
+  return { notify, eventId: event.id, memberCount: incident.memberCount, replayed: false };
 }
 
-/** One step of an incident, in one transaction with its timelines. */
-export async function stepIncident<S extends AlertStep>(db: Db, enterpriseId: number, actor: StepActor, id: number, step: S, input: AlertStepInput<S>, now = new Date()): Promise<StepResult & { eventId: number }> {
+/** One step of an incident, in one transaction with its timelines; with a key, at most once. */
+export async function stepIncident<S extends AlertStep>(db: Db, enterpriseId: number, actor: StepActor, id: number, step: S, input: AlertStepInput<S>, now = new Date(), key?: string): Promise<StepResult & { eventId: number; replayed: boolean }> {
   let applied!: Awaited<ReturnType<typeof applyStep>>;
   try {
     await db.transaction(async (tx) => {
-      applied = await applyStep(tx, enterpriseId, actor, id, step, input, now);
+      applied = await applyStep(tx, enterpriseId, actor, id, step, input, now, key);
     });
   } catch (error) {
     // Reopening while a rule has raised a new alert on one of its objects: that one is the open one.
@@ -326,8 +335,38 @@ export async function stepIncident<S extends AlertStep>(db: Db, enterpriseId: nu
     }
     throw error;
   }
-  return { incident: await getIncident(db, enterpriseId, id, actor.userId), notify: applied.notify, eventId: applied.eventId };
+  return { incident: await getIncident(db, enterpriseId, id, actor.userId), notify: applied.notify, eventId: applied.eventId, replayed: applied.replayed };
 }
+
+/** States in which an incident is the crew's to work (and to keep on the phone). */
+const CREW_STATES: AlertState[] = ['dispatched', 'handling', 'handled'];
+const CREW_INCIDENTS_SHOWN = 50;
+
+/**
+ * The incidents dispatched to the reader and not yet closed, the soonest due first, each whole
+ * (members, timeline) with the pipes around it: what the phone keeps to work them offline.
+ */
+export async function crewIncidents(db: Db, enterpriseId: number, userId: number): Promise<CrewIncident[]> {
+  const rows = await db
+    .select({ id: incidents.id, minx: incidents.minx, miny: incidents.miny, maxx: incidents.maxx, maxy: incidents.maxy })
+    .from(incidents)
+    .where(and(eq(incidents.enterpriseId, enterpriseId), eq(incidents.assigneeId, userId), inArray(incidents.state, CREW_STATES)))
+    .orderBy(incidents.deadline, incidents.id)
+    .limit(CREW_INCIDENTS_SHOWN);
+  return Promise.all(
+    rows.map(async (r) => {
+      const [minx, miny, maxx, maxy] = grownBox({ type: 'Polygon', coordinates: [[[r.minx, r.miny], [r.maxx, r.maxy]]] }, NETWORK_REACH_M);
+      const network = await db
+        .select({ pipeId: pipes.pipeId, networkType: pipes.networkType, geometry: pipes.geometry })
+        .from(pipes)
+        .where(and(eq(pipes.enterpriseId, enterpriseId), sql`${pipes.maxx} >= ${minx} and ${pipes.minx} <= ${maxx} and ${pipes.maxy} >= ${miny} and ${pipes.miny} <= ${maxy}`))
+        .limit(NETWORK_SHOWN);
+      return { ...(await getIncident(db, enterpriseId, r.id, userId)), network };
+    }),
+  );
+}
+/** The phone's map shows the network this far round an incident. */
+const NETWORK_REACH_M = 120;
 
 /**
  * The same step on many incidents of the list, all or none: one transaction takes them in id order

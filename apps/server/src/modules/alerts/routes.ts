@@ -6,6 +6,8 @@ import {
   ALERT_BATCH_STEPS,
   alertBatchBodies,
   HEADERS,
+  IDEMPOTENCY_HEADER,
+  idempotencyKey,
   ROLE_PERMISSIONS,
   alertListQuery,
   alertPhotoParams,
@@ -22,7 +24,7 @@ import {
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
-import { tooMany } from '../../http/errors.ts';
+import { badRequest, tooMany } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
 import type { AlertEngine } from './engine.ts';
 import { addIncidentPhoto, alertPhoto } from './files.ts';
@@ -55,6 +57,14 @@ const STEP_SUMMARIES: Record<AlertStep, string> = {
   note: 'Add a note to the timeline',
 };
 
+const keyHeader = z.object({ [IDEMPOTENCY_HEADER.toLowerCase()]: idempotencyKey.optional() });
+/** The request's idempotency key, checked as a field is (400 naming the header when malformed). */
+function keyOf(headers: Record<string, unknown>): string | undefined {
+  const parsed = keyHeader.safeParse(headers);
+  if (!parsed.success) throw badRequest('alerts.idempotencyKey');
+  return parsed.data[IDEMPOTENCY_HEADER.toLowerCase()];
+}
+
 /** The alert loop: alerts raised by the rules or by hand, worked to closure, and their live stream. */
 export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: string; photoLimit: number }> = async (app, { engine, dataDir, photoLimit }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -71,6 +81,9 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   );
   api.get('/incidents/:id', { config: risk('get'), schema: { tags, summary: 'One incident with its place, pipes, members and their source figures, and its timeline', params: idParams } }, async (request) =>
     ok(request, await incidents.getIncident(db, requireEnterprise(request).id, request.params.id, requireUser(request).id)),
+  );
+  api.get('/mine', { config: risk('query'), schema: { tags, summary: 'The incidents dispatched to the caller and not closed, soonest due first, each with its members, timeline and the pipes around it (the crew\'s phone)' } }, async (request) =>
+    ok(request, await incidents.crewIncidents(db, requireEnterprise(request).id, requireUser(request).id)),
   );
   api.get('/alerts', { config: risk('query'), schema: { tags, summary: 'Every alert with filters and pages, the gravest first', querystring: alertListQuery } }, async (request) =>
     ok(request, await service.listAlerts(db, requireEnterprise(request).id, requireUser(request).id, request.query)),
@@ -92,9 +105,11 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
       { config: risk('edit'), schema: { tags, summary: `${STEP_SUMMARIES[step]}; recorded on every member`, params: idParams, body: alertStepBodies[step] } },
       async (request) => {
         const enterprise = requireEnterprise(request);
-        const result = await incidents.stepIncident(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never);
-        await engine.afterStep(result, request.language);
-        return ok(request, result.incident, 'alerts.saved');
+        const key = keyOf(request.headers);
+        const result = await incidents.stepIncident(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never, new Date(), key);
+        // A replay did nothing: nobody is told twice.
+        if (!result.replayed) await engine.afterStep(result, request.language);
+        return ok(request, { ...result.incident, eventId: result.eventId }, 'alerts.saved');
       },
     );
   }
@@ -118,7 +133,8 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     { config: risk('edit'), schema: { tags, summary: 'Add a photo to a timeline entry of your own (at most 3)', consumes: ['multipart/form-data'], params: alertPhotoParams, body: z.object({ file: uploadedFile }) } },
     async (request) => {
       const enterprise = requireEnterprise(request);
-      return ok(request, await addIncidentPhoto(db, dataDir, photoLimit, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, request.params.eventId, request.body.file), 'alerts.saved');
+      const key = keyOf(request.headers);
+      return ok(request, await addIncidentPhoto(db, dataDir, photoLimit, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, request.params.eventId, request.body.file, key), 'alerts.saved');
     },
   );
   api.get('/photos/:id', { config: risk('get'), schema: { tags, summary: 'The content of a timeline photo', params: idParams } }, async (request, reply) => {
