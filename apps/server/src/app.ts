@@ -351,6 +351,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (path === '/api' || path.startsWith('/api/') || !hasConsole || request.method !== 'GET') {
       return reply.code(404).send(envelope(false, 404, translate('notFound.route', request.language), null));
     }
+    // The crew's phone view is a page of its own under /m/ (its service worker's scope).
+    if (path === '/m') return reply.redirect('/m/');
+    if (path.startsWith('/m/')) return reply.header('cache-control', 'no-cache').sendFile('m.html');
     // History-mode routing: every other path is a console route.
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

@@ -84,6 +84,8 @@ export default function LoginPage() {
     try {
       const info = await useSession.getState().login(username.trim(), password);
       const redirect = params.get('redirect');
+      // The crew's phone view is a page of its own: loaded, not routed to.
+      if (redirect?.startsWith('/m/')) return window.location.assign(redirect);
       navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/project/list');
       // Greet by the hour once the console shows.
       setTimeout(() => {
