@@ -32,14 +32,15 @@ export type AlertState = (typeof ALERT_STATES)[number];
 export const OPEN_ALERT_STATES: AlertState[] = ['new', 'confirmed', 'dispatched', 'handling', 'handled'];
 
 /**
- * `raise`, `escalate` and `join` are the rules' (a graver finding on an open alert; an alert joining
- * an incident of the same cause); the rest are people's steps.
+ * `raise`, `escalate`, `join` and `clear` are the rules' (a graver finding on an open alert; an
+ * alert joining an incident of the same cause; its rule no longer finding it, or finding it again);
+ * the rest are people's steps.
  */
-export const ALERT_ACTIONS = ['raise', 'escalate', 'join', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
+export const ALERT_ACTIONS = ['raise', 'escalate', 'join', 'clear', 'confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'] as const;
 export type AlertAction = (typeof ALERT_ACTIONS)[number];
 /** The steps a person takes, and the states each may be taken from. */
 /** The timeline entries the rules write, not a person: no step, no photos. */
-export const RULE_ACTIONS = ['raise', 'escalate', 'join'] as const satisfies readonly AlertAction[];
+export const RULE_ACTIONS = ['raise', 'escalate', 'join', 'clear'] as const satisfies readonly AlertAction[];
 export type AlertStep = Exclude<AlertAction, (typeof RULE_ACTIONS)[number]>;
 export const ALERT_STEP_FROM: Record<AlertStep, AlertState[]> = {
   confirm: ['new'],
@@ -204,6 +205,8 @@ export interface IncidentMember {
   objectId: number | null;
   geometry: { type: string; coordinates: unknown };
   details: Record<string, unknown>;
+  /** When its rule stopped finding it (the pit refilled, the warning over); the incident stays open. */
+  clearedAt: string | null;
 }
 
 export interface AlertEvent {

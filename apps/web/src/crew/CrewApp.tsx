@@ -274,6 +274,7 @@ function IncidentView({ incident, state, distance, position, pending, onStep }: 
           <li key={m.id}>
             <span className="crew-dot" style={{ background: LEVEL_COLOR[m.level] }} />
             {t(`rule.${m.rule}`)} · {m.subject}
+            {m.clearedAt && <span className="crew-muted"> · {t('cleared')}</span>}
             {m.value !== null && <span className="crew-muted"> · {Math.round(m.value * 100) / 100} {m.unit === 'd' ? '' : (m.unit ?? '')}{m.threshold !== null ? ` / ${m.threshold}` : ''}</span>}
           </li>
         ))}

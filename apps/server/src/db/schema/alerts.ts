@@ -108,6 +108,8 @@ export const alerts = pgTable(
     supervised: boolean('supervised').notNull().default(false),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When its rule stopped finding its object while it was open (null again if found again). */
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
     /** The incident it belongs to (null only between its raise and the grouping that follows in the same check). */
     incidentId: integer('incident_id').references((): AnyPgColumn => incidents.id, { onDelete: 'cascade' }),
   },

@@ -7,9 +7,9 @@ import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
 import type { ChannelOutbox } from '../channels/outbox.ts';
 import type { SmsProvider } from '../sms/provider.ts';
-import { groupAlerts, type IncidentEscalation } from './grouping.ts';
+import { groupAlerts, type Clearing, type IncidentEscalation } from './grouping.ts';
 import { liveEventsOf, type StepResult } from './incidents.ts';
-import { escalateRule, RULE_NAMES, raiseRule } from './rules.ts';
+import { clearRule, escalateRule, RULE_NAMES, raiseRule } from './rules.ts';
 import { getAlertSettings } from './service.ts';
 
 /** An incident event for the members of one enterprise. */
@@ -90,12 +90,16 @@ export class AlertEngine {
     const settings = await getAlertSettings(this.db, enterpriseId);
     const raised: number[] = [];
     const escalated: number[] = [];
+    const cleared = { cleared: [] as number[], recurred: [] as number[] };
     for (const rule of RULE_NAMES) {
       escalated.push(...(await escalateRule(this.db, rule, enterpriseId, now, settings)));
+      const clearing = await clearRule(this.db, rule, enterpriseId, now, settings);
+      cleared.cleared.push(...clearing.cleared);
+      cleared.recurred.push(...clearing.recurred);
       raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, settings.leakRepairDays)));
     }
-    if (raised.length || escalated.length) this.log?.info({ enterpriseId, raised: raised.length, escalated: escalated.length }, 'alerts raised');
-    return { raised, escalated, incidents: await this.group(enterpriseId, escalated, now) };
+    if (raised.length || escalated.length || cleared.cleared.length) this.log?.info({ enterpriseId, raised: raised.length, escalated: escalated.length, cleared: cleared.cleared.length }, 'alerts raised');
+    return { raised, escalated, incidents: await this.group(enterpriseId, escalated, now, cleared) };
   }
 
   /**
@@ -103,9 +107,9 @@ export class AlertEngine {
    * to date; the consoles are told of each incident once, and a worked one that became grave is
    * texted to its assignee once.
    */
-  async group(enterpriseId: number, escalatedAlerts: number[] = [], now = new Date()) {
+  async group(enterpriseId: number, escalatedAlerts: number[] = [], now = new Date(), cleared?: Clearing) {
     const settings = await getAlertSettings(this.db, enterpriseId);
-    const { raised, changed, escalated } = await groupAlerts(this.db, enterpriseId, settings, escalatedAlerts, now);
+    const { raised, changed, escalated } = await groupAlerts(this.db, enterpriseId, settings, escalatedAlerts, now, cleared);
     const escalatedIds = escalated.map((e) => e.id);
     const changedOnly = changed.filter((id) => !escalatedIds.includes(id));
     await this.announce('raised', raised);

@@ -121,6 +121,12 @@ export interface IncidentEscalation {
   assigned: { phone: string; deadline: Date } | null;
 }
 
+/** Alerts whose rule stopped finding them (cleared) or found them again (recurred) in a check. */
+export interface Clearing {
+  cleared: number[];
+  recurred: number[];
+}
+
 export interface GroupingResult {
   raised: number[];
   changed: number[];
@@ -133,7 +139,7 @@ export interface GroupingResult {
  * members a check found graver) up to date. One enterprise's grouping holds an advisory lock for
  * its transaction: two servers grouping at once take turns, and the second finds nothing left.
  */
-export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertSettings, escalatedAlerts: number[], now = new Date()): Promise<GroupingResult> {
+export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertSettings, escalatedAlerts: number[], now = new Date(), clearing: Clearing = { cleared: [], recurred: [] }): Promise<GroupingResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${GROUPING_LOCK}, ${enterpriseId})`);
     const fresh = (await tx
@@ -167,10 +173,27 @@ export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertS
     const graver = escalatedAlerts.length
       ? (await tx.selectDistinct({ id: alerts.incidentId }).from(alerts).where(inArray(alerts.id, escalatedAlerts))).map((r) => r.id!).filter(Boolean)
       : [];
+    const clearedIn = [...(await noteClearing(tx, clearing.cleared, true, now)), ...(await noteClearing(tx, clearing.recurred, false, now))];
     const touched = [...new Set([...joined.keys(), ...graver])];
     const escalated = await refreshIncidents(tx, touched, settings, now);
-    return { raised: created, changed: touched.filter((id) => !created.includes(id)), escalated };
+    const changed = [...new Set([...touched, ...clearedIn])].filter((id) => !created.includes(id));
+    return { raised: created, changed, escalated };
   });
+}
+
+/**
+ * An incident's timeline says which of its alerts its rules no longer find (or find again); the
+ * incident stays as it is, open, for people to close. Answers the incidents concerned.
+ */
+async function noteClearing(tx: Tx, alertIds: number[], cleared: boolean, now: Date) {
+  if (!alertIds.length) return [];
+  const rows = await tx.select({ id: alerts.id, subject: alerts.subject, incidentId: alerts.incidentId, state: alerts.state }).from(alerts).where(inArray(alerts.id, alertIds));
+  const byIncident = new Map<number, typeof rows>();
+  for (const row of rows) if (row.incidentId !== null) byIncident.set(row.incidentId, [...(byIncident.get(row.incidentId) ?? []), row]);
+  for (const [incidentId, members] of byIncident) {
+    await tx.insert(incidentEvents).values({ incidentId, at: now, action: 'clear', fromState: members[0].state, toState: members[0].state, details: { cleared, count: members.length, alerts: members.slice(0, 20).map((m) => ({ id: m.id, subject: m.subject })) } });
+  }
+  return [...byIncident.keys()];
 }
 
 /** The open incidents of a cause (one at most for a site, a warning or a leak). */

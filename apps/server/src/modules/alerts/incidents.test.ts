@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DEFAULT_ALERT_SETTINGS, type AlertRule, type RiskLevel } from '@console/contract';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
-import { alertEvents, alerts, incidents, smsOutbox, users } from '../../db/schema.ts';
+import { alertEvents, alerts, incidents, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 import { groupAlerts } from './grouping.ts';
@@ -225,5 +225,48 @@ describe('incidents', () => {
     const bad = await crew({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/note`, payload: { note: 'x' }, headers: { 'idempotency-key': 'short' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^Idempotency-Key: /);
+  });
+
+  it('stay open when a member clears on its own, and say so on their timeline', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const now = Date.now();
+    // A rainstorm in force over a waterlogging point whose trigger it met.
+    const [warning] = await demo.database.db
+      .insert(weatherWarnings)
+      .values({
+        enterpriseId: demo.ids.water,
+        source: 'derived',
+        basis: 'forecast',
+        type: 'rainstorm',
+        level: 'III',
+        start: new Date(now - 3_600_000),
+        end: new Date(now + 6 * 3_600_000),
+        value: 61,
+        levels: [],
+        area: { type: 'Polygon', coordinates: [[[120.1, 30.1], [120.3, 30.1], [120.3, 30.3], [120.1, 30.3], [120.1, 30.1]]] },
+        touches: { pipes: [], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm: 61, hours: 3, triggerMm: 50 }], sites: [] },
+      })
+      .returning({ id: weatherWarnings.id });
+    await admin({ method: 'POST', url: '/api/alerts/check' });
+    const [alert] = await demo.database.db.select().from(alerts).where(eq(alerts.objectKey, `warning:${warning.id}`));
+    expect(alert.clearedAt).toBeNull();
+    // The warning is cancelled: its alert clears, its incident stays open and says so.
+    await demo.database.db.update(weatherWarnings).set({ cancelledAt: new Date() }).where(eq(weatherWarnings.id, warning.id));
+    expect((await admin({ method: 'POST', url: '/api/alerts/check' })).json().result.incidents.changed).toBeGreaterThanOrEqual(1);
+    const detail = (await admin({ method: 'GET', url: `/api/alerts/incidents/${alert.incidentId}` })).json().result;
+    expect(detail.state).toBe('new');
+    expect(detail.members[0].clearedAt).not.toBeNull();
+    expect(detail.events.at(-1)).toMatchObject({ action: 'clear', details: { cleared: true, count: 1, alerts: [{ id: alert.id }] } });
+    // Checked again: nothing more to say. Reinstated: found again, no longer cleared.
+    await admin({ method: 'POST', url: '/api/alerts/check' });
+    expect((await admin({ method: 'GET', url: `/api/alerts/incidents/${alert.incidentId}` })).json().result.events.filter((e: { action: string }) => e.action === 'clear')).toHaveLength(1);
+    await demo.database.db.update(weatherWarnings).set({ cancelledAt: null }).where(eq(weatherWarnings.id, warning.id));
+    await admin({ method: 'POST', url: '/api/alerts/check' });
+    const again = (await admin({ method: 'GET', url: `/api/alerts/incidents/${alert.incidentId}` })).json().result;
+    expect(again.members[0].clearedAt).toBeNull();
+    expect(again.events.at(-1)).toMatchObject({ action: 'clear', details: { cleared: false } });
+    const member = (await admin({ method: 'GET', url: `/api/alerts/alerts/${alert.id}` })).json().result;
+    expect(member.events.filter((e: { action: string }) => e.action === 'clear').map((e: { details: { cleared: boolean } }) => e.details.cleared)).toEqual([true, false]);
+    await demo.database.db.delete(weatherWarnings).where(eq(weatherWarnings.id, warning.id));
   });
 });

@@ -181,7 +181,7 @@ export async function getIncident(db: Db, enterpriseId: number, id: number, read
   if (!row) throw notFound('notFound.incident');
   const [members, events] = await Promise.all([
     db
-      .select({ id: alerts.id, rule: alerts.rule, subject: alerts.subject, level: alerts.level, value: alerts.value, unit: alerts.unit, threshold: alerts.threshold, raisedAt: alerts.raisedAt, pipeCount: alerts.pipeCount, objectId: alerts.objectId, geometry: alerts.geometry, details: alerts.details })
+      .select({ id: alerts.id, rule: alerts.rule, subject: alerts.subject, level: alerts.level, value: alerts.value, unit: alerts.unit, threshold: alerts.threshold, raisedAt: alerts.raisedAt, pipeCount: alerts.pipeCount, objectId: alerts.objectId, geometry: alerts.geometry, details: alerts.details, clearedAt: alerts.clearedAt })
       .from(alerts)
       .where(eq(alerts.incidentId, id))
       .orderBy(levelOrder(alerts.level), alerts.id)
@@ -201,7 +201,7 @@ export async function getIncident(db: Db, enterpriseId: number, id: number, read
     ...incident,
     geometry: row.geometry,
     pipeIds: row.pipeIds,
-    members: members.map((m) => ({ ...m, code: alertCode(m.id), raisedAt: m.raisedAt.toISOString() })),
+    members: members.map((m) => ({ ...m, code: alertCode(m.id), raisedAt: m.raisedAt.toISOString(), clearedAt: m.clearedAt?.toISOString() ?? null })),
     moreMembers: Math.max(0, incident.memberCount - members.length),
     assignedToMe: row.assigneeId === readerId,
     events: events.map(({ userId, ...e }) => ({ ...e, byMe: userId === readerId, at: e.at.toISOString(), photos: photos.filter((p) => p.eventId === e.id).map(({ id: photoId, fileName }) => ({ id: photoId, fileName })) })),

@@ -184,3 +184,28 @@ export async function escalateRule(db: Db, rule: Exclude<AlertRule, 'manual'>, e
   );
   return rows.map((r) => Number(r.id));
 }
+
+/**
+ * Marks the open alerts of a rule whose object the rule no longer finds (a site closed, a warning
+ * over, a leak repaired, a segment back under its alarm in a newer analysis) as cleared, and those
+ * it finds again as not; each with a "clear" entry on its timeline. A cleared alert stays open in
+ * its incident: people close what they have seen to. Answers the ids, cleared and found again.
+ */
+export async function clearRule(db: Db, rule: Exclude<AlertRule, 'manual'>, enterpriseId: number, now: Date, settings: AlertSettings): Promise<{ cleared: number[]; recurred: number[] }> {
+  const rows = await queryRows<{ id: number; cleared: boolean }>(
+    db,
+    sql`with candidates as (${RULES[rule](enterpriseId, now, settings.leakRepairDays)}),
+        changed as (
+          update alerts a set cleared_at = case when a.cleared_at is null then ${now}::timestamptz end, updated_at = ${now}
+          where a.enterprise_id = ${enterpriseId} and a.rule = ${rule} and ${OPEN_ALERT_SQL}
+            and (a.cleared_at is null) = not exists (select 1 from candidates c where c.object_key = a.object_key)
+          returning a.id, a.state, a.cleared_at is not null as cleared
+        ),
+        timeline as (
+          insert into alert_events (alert_id, at, action, from_state, to_state, details)
+          select id, ${now}, 'clear', state, state, jsonb_build_object('cleared', cleared) from changed
+        )
+        select id, cleared from changed order by id`,
+  );
+  return { cleared: rows.filter((r) => r.cleared).map((r) => Number(r.id)), recurred: rows.filter((r) => !r.cleared).map((r) => Number(r.id)) };
+}

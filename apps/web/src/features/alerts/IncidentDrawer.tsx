@@ -162,6 +162,7 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
                   <RiskLevelTag level={m.level} />
                   <Typography.Text type="secondary">{m.code}</Typography.Text>
                   <Typography.Text>{alertTitle(t, m)}</Typography.Text>
+                  {m.clearedAt && <Tag color="green" data-testid="member-cleared">{t('alerts.detail.cleared', { at: time(m.clearedAt) })}</Tag>}
                 </Space>
                 {m.value !== null && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{alertValue(t, m)}</Typography.Text></div>}
               </List.Item>
@@ -182,10 +183,11 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
             entries={[...incident.events].reverse().map((e) => ({
               id: e.id,
               title: t(`alerts.events.${e.action}`) + (e.fromState !== e.toState && e.action !== 'raise' ? ` → ${t(`alerts.state.${e.toState}`)}` : ''),
-              color: e.action === 'escalate' || e.toState === 'new' ? 'red' : e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : 'blue',
+              color: e.action === 'clear' ? 'green' : e.action === 'escalate' || e.toState === 'new' ? 'red' : e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : 'blue',
               at: e.at,
               userName: e.userName,
               lines: [
+                ...(e.action === 'clear' && e.details ? [t(e.details.cleared ? 'alerts.eventLines.cleared' : 'alerts.eventLines.recurred', { subjects: (e.details.alerts as { subject: string }[]).map((a) => a.subject).join('、') })] : []),
                 ...(e.action === 'join' && e.details ? [t('alerts.eventLines.join', { count: e.details.count, subjects: (e.details.alerts as { subject: string }[]).map((a) => a.subject).join('、') })] : []),
                 ...(e.action === 'escalate' && e.details ? [t('alerts.eventLines.escalate', { from: e.details.fromLevel, to: e.details.toLevel })] : []),
                 ...(e.action === 'escalate' && e.details?.deadline ? [t('alerts.eventLines.deadlineForward', { deadline: time(String(e.details.deadline)) })] : []),

@@ -44,6 +44,7 @@ const messages = {
   sent: 'Sent',
   pending: 'waiting to be sent',
   you: 'You',
+  cleared: 'cleared',
   state: { new: 'New', confirmed: 'Confirmed', falseAlarm: 'False alarm', dispatched: 'Dispatched', handling: 'Handling', handled: 'Handled', closed: 'Closed' },
   kind: { bowl: 'Settlement bowl', site: 'Construction site', warning: 'Weather warning', poi: 'Leak', riskRun: 'Pipe risk rose', manual: 'Raised by hand' },
   rule: {
@@ -56,7 +57,7 @@ const messages = {
     pipeRiskRise: 'Pipe risk rose',
     manual: 'Raised by hand',
   },
-  events: { raise: 'Raised', escalate: 'Level raised', join: 'Alerts joined', confirm: 'Confirmed', falseAlarm: 'False alarm', dispatch: 'Dispatched', accept: 'Accepted', handle: 'Reported handled', close: 'Closed', reject: 'Sent back', reopen: 'Reopened', supervise: 'Supervision', note: 'Note' },
+  events: { raise: 'Raised', escalate: 'Level raised', join: 'Alerts joined', clear: 'Alerts cleared', confirm: 'Confirmed', falseAlarm: 'False alarm', dispatch: 'Dispatched', accept: 'Accepted', handle: 'Reported handled', close: 'Closed', reject: 'Sent back', reopen: 'Reopened', supervise: 'Supervision', note: 'Note' },
   console: 'Open the console',
 };
 

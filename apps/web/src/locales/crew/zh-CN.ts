@@ -45,6 +45,7 @@ const messages: CrewMessages = {
   sent: '已提交',
   pending: '待发送',
   you: '您的位置',
+  cleared: '已解除',
   state: { new: '待确认', confirmed: '已确认', falseAlarm: '误报', dispatched: '已派单', handling: '处置中', handled: '已处置', closed: '已关闭' },
   kind: { bowl: '沉降漏斗', site: '施工工地', warning: '气象预警', poi: '漏损点', riskRun: '管段风险升级', manual: '人工上报' },
   rule: {
@@ -57,7 +58,7 @@ const messages: CrewMessages = {
     pipeRiskRise: '管段风险升级',
     manual: '人工上报',
   },
-  events: { raise: '发布', escalate: '等级升级', join: '同源预警并入', confirm: '确认', falseAlarm: '误报', dispatch: '派单', accept: '接单', handle: '反馈处置', close: '审核关闭', reject: '退回', reopen: '重新打开', supervise: '督办变更', note: '备注' },
+  events: { raise: '发布', escalate: '等级升级', join: '同源预警并入', clear: '预警解除', confirm: '确认', falseAlarm: '误报', dispatch: '派单', accept: '接单', handle: '反馈处置', close: '审核关闭', reject: '退回', reopen: '重新打开', supervise: '督办变更', note: '备注' },
   console: '打开控制台',
 };
 

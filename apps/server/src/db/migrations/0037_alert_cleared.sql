@@ -1,0 +1,1 @@
+ALTER TABLE "alerts" ADD COLUMN "cleared_at" timestamp with time zone;
