@@ -23,6 +23,7 @@ export const ALERT_MESSAGES = {
     'en-US': 'webhook: the robot must be on {hosts} (the hosts this server sends to)',
     'zh-CN': 'webhook：机器人地址须在 {hosts} 上（本服务器允许发送的主机）',
   },
+  'channels.webhookRequired': { 'en-US': 'webhook: required for a robot of another kind', 'zh-CN': 'webhook：更换机器人类型时必须填写' },
   'channels.noSmtp': { 'en-US': 'kind: e-mail is not set up on this server (SMTP_URL)', 'zh-CN': 'kind：本服务器未配置邮件发送（SMTP_URL）' },
   'channels.saved': { 'en-US': 'Channel saved', 'zh-CN': '已保存通知渠道' },
   'channels.deleted': { 'en-US': 'Channel deleted', 'zh-CN': '已删除通知渠道' },

@@ -20,8 +20,7 @@ export type SendState = (typeof SEND_STATES)[number];
 /** A webhook address: https, or http for a receiver on the server's own network (the server allows its hosts). */
 const webhook = z.string().trim().max(500).url({ message: 'field.url' });
 
-export const channelBody = z
-  .object({
+const channelFields = z.object({
     kind: z.enum(CHANNEL_KINDS),
     name: requiredText(60),
     /** DingTalk and WeCom: the robot's webhook address. */
@@ -32,14 +31,21 @@ export const channelBody = z
     recipients: z.array(email).max(20).default([]),
     levels: z.array(z.enum(RISK_LEVELS)).min(1, { message: 'field.required' }),
     enabled: z.preprocess((v) => v === undefined || v === true || v === 'true', z.boolean()),
-  })
-  .superRefine((c, ctx) => {
-    if (c.kind !== 'email' && !c.webhook) ctx.addIssue({ code: 'custom', path: ['webhook'], message: 'field.required' });
-    if (c.kind === 'email' && !c.recipients.length) ctx.addIssue({ code: 'custom', path: ['recipients'], message: 'field.required' });
-  });
-export type ChannelInput = z.infer<typeof channelBody>;
+});
+/** A robot needs its address, mail its recipients; a change may leave the address out to keep it (it is never sent back). */
+const targets = (webhookRequired: boolean) => (c: z.infer<typeof channelFields>, ctx: z.RefinementCtx) => {
+  if (webhookRequired && c.kind !== 'email' && !c.webhook) ctx.addIssue({ code: 'custom', path: ['webhook'], message: 'field.required' });
+  if (c.kind === 'email' && !c.recipients.length) ctx.addIssue({ code: 'custom', path: ['recipients'], message: 'field.required' });
+};
+export const channelBody = channelFields.superRefine(targets(true));
+export const channelUpdateBody = channelFields.superRefine(targets(false));
+export type ChannelInput = z.infer<typeof channelFields>;
 
-/** A channel as its settings list shows it: the secret is never sent back, only whether there is one. */
+/**
+ * A channel as its settings list shows it. Its credentials are never sent back: the webhook with
+ * the values of its query (the robot's token) cut to their last 4 characters, and whether there
+ * is a secret.
+ */
 export interface ChannelRow {
   id: number;
   kind: ChannelKind;

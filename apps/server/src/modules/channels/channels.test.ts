@@ -82,7 +82,7 @@ describe('incident channels', () => {
     const member = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
     const channel = (payload: Record<string, unknown>, language = 'en-US') => admin({ method: 'POST', url: '/api/alerts/channels', payload, headers: { 'accept-language': language } });
     // Only administrators set channels; a robot off the hosts this server sends to is refused, naming the field.
-    expect((await member({ method: 'GET', url: '/api/alerts/channels' })).statusCode).toBe(403);
+    expect((await member({ method: 'POST', url: '/api/alerts/channels', payload: { kind: 'wecom', name: 'x', webhook: `${robotUrl}/wecom?key=k1`, levels: ['I'] } })).statusCode).toBe(403);
     const offHost = await channel({ kind: 'dingtalk', name: '外部', webhook: 'https://oapi.example.com/robot/send?access_token=x', levels: ['I'] }, 'zh-CN');
     expect(offHost.statusCode).toBe(400);
     expect(offHost.json().message).toBe('webhook：机器人地址须在 127.0.0.1 上（本服务器允许发送的主机）');
@@ -96,7 +96,15 @@ describe('incident channels', () => {
     ]) expect((await channel(payload)).statusCode).toBe(200);
     const listed = (await admin({ method: 'GET', url: '/api/alerts/channels' })).json().result;
     expect(listed.map((c: { kind: string; hasSecret: boolean }) => [c.kind, c.hasSecret])).toEqual([['dingtalk', true], ['wecom', false], ['email', false]]);
+    // Credentials are never sent back: not the secret, not the robot's token (members see where incidents go).
     expect(JSON.stringify(listed)).not.toContain(SECRET);
+    expect(listed[0].webhook).toBe(`${robotUrl}/dingtalk?access_token=…abc`);
+    expect((await member({ method: 'GET', url: '/api/alerts/channels' })).json().result.map((c: { name: string }) => c.name)).toEqual(['值班群（钉钉）', '抢修群（企业微信）', '调度中心邮箱']);
+    expect((await member({ method: 'DELETE', url: `/api/alerts/channels/${listed[0].id}` })).statusCode).toBe(403);
+    // Renamed without its address or secret: both kept.
+    const renamed = await admin({ method: 'PUT', url: `/api/alerts/channels/${listed[0].id}`, payload: { kind: 'dingtalk', name: '值班群', levels: ['I', 'II'] } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((await admin({ method: 'PUT', url: `/api/alerts/channels/${listed[0].id}`, payload: { kind: 'wecom', name: '值班群', levels: ['I'] } })).json().message).toMatch(/^webhook: /);
 
     // A level I incident: one message to each channel, with the link to it.
     const incident = (await admin({ method: 'POST', url: '/api/alerts/alerts', payload: { title: '滨江路路面塌陷', level: 'I', point: [120.2, 30.2] } })).json().result;

@@ -53,7 +53,7 @@ async function sendToRobot(target: ChannelTarget & { kind: 'dingtalk' | 'wecom' 
     redirect: 'error',
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
-  const text = (await response.text()).slice(0, ANSWER_LIMIT);
+  const text = await boundedText(response);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   let answer: { errcode?: number; errmsg?: string };
   try {
@@ -62,6 +62,21 @@ async function sendToRobot(target: ChannelTarget & { kind: 'dingtalk' | 'wecom' 
     throw new Error('the robot did not answer JSON');
   }
   if (answer.errcode !== 0) throw new Error(`errcode ${answer.errcode}: ${String(answer.errmsg ?? '').slice(0, 200)}`);
+}
+
+/** The start of an answer, at most ANSWER_LIMIT bytes: the rest is not read. */
+async function boundedText(response: Response) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  while (reader && size < ANSWER_LIMIT) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  await reader?.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString('utf8');
 }
 
 async function sendMail(smtpUrl: string, from: string, target: ChannelTarget, message: Message) {

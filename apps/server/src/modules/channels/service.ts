@@ -15,14 +15,21 @@ export interface ChannelLimits {
 /** A channel is refused when the server could not send to it: a robot off its hosts, mail without SMTP. */
 function checkReachable(input: ChannelInput, limits: ChannelLimits) {
   if (input.kind === 'email' && !limits.smtp) throw new AppError(400, 'channels.noSmtp');
-  if (input.kind !== 'email' && !allowedWebhook(input.webhook ?? '', limits.robotHosts)) throw new AppError(400, 'channels.host', { hosts: limits.robotHosts.join(', ') });
+  if (input.kind !== 'email' && input.webhook && !allowedWebhook(input.webhook, limits.robotHosts)) throw new AppError(400, 'channels.host', { hosts: limits.robotHosts.join(', ') });
+}
+
+/** A webhook as the list shows it: its query's values (the robot's token) cut to their last 4 characters. */
+export function maskedWebhook(webhook: string) {
+  const url = new URL(webhook);
+  for (const [key, value] of [...url.searchParams]) url.searchParams.set(key, `…${value.slice(-4)}`);
+  return decodeURIComponent(url.toString());
 }
 
 /** What is kept of the input: a robot has no recipients, mail no webhook; a secret is DingTalk's. */
 const columnsOf = (input: ChannelInput) => ({
   kind: input.kind,
   name: input.name,
-  webhook: input.kind === 'email' ? null : input.webhook!,
+  ...(input.kind === 'email' ? { webhook: null } : input.webhook ? { webhook: input.webhook } : {}),
   recipients: input.kind === 'email' ? input.recipients : [],
   levels: [...new Set(input.levels)],
   enabled: input.enabled,
@@ -40,7 +47,7 @@ export async function listChannels(db: Db, enterpriseId: number): Promise<Channe
     id: r.id,
     kind: r.kind,
     name: r.name,
-    webhook: r.webhook,
+    webhook: r.webhook && maskedWebhook(r.webhook),
     hasSecret: r.has_secret,
     recipients: r.recipients,
     levels: r.levels,
@@ -58,9 +65,15 @@ export async function createChannel(db: Db, enterpriseId: number, input: Channel
   return row.id;
 }
 
-/** Saves a channel; an empty secret keeps the one it has (the console never sees it to send it back). */
+/** Saves a channel; an empty webhook or secret keeps the one it has (the console never sees them to send them back). */
 export async function updateChannel(db: Db, enterpriseId: number, id: number, input: ChannelInput, limits: ChannelLimits) {
   checkReachable(input, limits);
+  if (input.kind !== 'email' && !input.webhook) {
+    // Kept only from a robot of the same kind: a new kind of robot needs its own address.
+    const [kept] = await db.select({ kind: notifyChannels.kind, webhook: notifyChannels.webhook }).from(notifyChannels).where(and(eq(notifyChannels.id, id), eq(notifyChannels.enterpriseId, enterpriseId)));
+    if (!kept) throw notFound('notFound.channel');
+    if (kept.kind !== input.kind || !kept.webhook) throw new AppError(400, 'channels.webhookRequired');
+  }
   const secret = input.kind !== 'dingtalk' ? { secret: null } : input.secret ? { secret: input.secret } : {};
   const updated = await db
     .update(notifyChannels)

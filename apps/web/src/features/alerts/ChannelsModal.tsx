@@ -31,7 +31,8 @@ export function ChannelsModal({ open, onClose }: { open: boolean; onClose: () =>
 
   const edit = (row: ChannelRow | 'new') => {
     form.resetFields();
-    form.setFieldsValue(row === 'new' ? { kind: 'dingtalk', levels: ['I', 'II'], enabled: true, recipients: [] } : { ...row, webhook: row.webhook ?? undefined, secret: undefined });
+    // Credentials are never sent back: an empty webhook or secret keeps the one the channel has.
+    form.setFieldsValue(row === 'new' ? { kind: 'dingtalk', levels: ['I', 'II'], enabled: true, recipients: [] } : { ...row, webhook: undefined, secret: undefined });
     setEditing(row);
   };
   const save = async () => {
@@ -125,7 +126,12 @@ export function ChannelsModal({ open, onClose }: { open: boolean; onClose: () =>
           </Form.Item>
           {kind !== 'email' ? (
             <>
-              <Form.Item name="webhook" label={t('alerts.channels.webhook')} extra={t(`alerts.channels.webhookHint.${kind ?? 'dingtalk'}`)} rules={[{ required: true, message: `${t('alerts.form.required')}: ${t('alerts.channels.webhook')}` }]}>
+              <Form.Item
+                name="webhook"
+                label={t('alerts.channels.webhook')}
+                extra={editing !== 'new' && editing?.webhook ? t('alerts.channels.webhookKept', { webhook: editing.webhook }) : t(`alerts.channels.webhookHint.${kind ?? 'dingtalk'}`)}
+                rules={editing === 'new' ? [{ required: true, message: `${t('alerts.form.required')}: ${t('alerts.channels.webhook')}` }] : undefined}
+              >
                 <Input maxLength={500} data-testid="channel-webhook" />
               </Form.Item>
               {kind === 'dingtalk' && (

@@ -143,6 +143,7 @@ const messages = {
     kind: 'Kind',
     kinds: { dingtalk: 'DingTalk group robot', wecom: 'WeCom group robot', email: 'E-mail' },
     webhook: 'Webhook address',
+    webhookKept: 'Now {{webhook}}: leave empty to keep it',
     webhookHint: { dingtalk: 'The robot\'s address: https://oapi.dingtalk.com/robot/send?access_token=…', wecom: 'The robot\'s address: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…', email: '' },
     secret: 'Signing secret',
     secretHint: 'The robot\'s "sign" secret (SEC…), when its security setting is signing',

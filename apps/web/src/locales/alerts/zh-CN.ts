@@ -144,6 +144,7 @@ const messages: AlertMessages = {
     kind: '类型',
     kinds: { dingtalk: '钉钉群机器人', wecom: '企业微信群机器人', email: '电子邮件' },
     webhook: 'Webhook 地址',
+    webhookKept: '当前为 {{webhook}}：留空则保持不变',
     webhookHint: { dingtalk: '机器人地址：https://oapi.dingtalk.com/robot/send?access_token=…', wecom: '机器人地址：https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…', email: '' },
     secret: '加签密钥',
     secretHint: '机器人安全设置为“加签”时填写（SEC 开头）',
