@@ -126,16 +126,16 @@ export class ChannelOutbox {
   /** Claims the due sends (or the ones named) and sends each. */
   private async deliver(only?: number[]) {
     for (;;) {
-      const now = new Date();
+      // The database's clock: what a send is due by was written by it (microseconds, which a Date has not).
       const claimed = await queryRows<{ id: number; attempts: number; title: string; body: string; link: string | null; kind: ChannelTarget['kind']; webhook: string | null; secret: string | null; recipients: string[] }>(
         this.db,
         sql`with due as (
               select id from ${channelSends}
-              where state = 'pending' and next_attempt_at <= ${now} ${only ? sql`and id in (${sql.join(only.map((id) => sql`${id}`), sql`, `)})` : sql``}
+              where state = 'pending' and next_attempt_at <= now() ${only ? sql`and id in (${sql.join(only.map((id) => sql`${id}`), sql`, `)})` : sql``}
               order by id limit 20 for update skip locked
             ),
             claimed as (
-              update ${channelSends} s set attempts = s.attempts + 1, next_attempt_at = ${new Date(now.getTime() + LEASE_MS)}
+              update ${channelSends} s set attempts = s.attempts + 1, next_attempt_at = now() + ${LEASE_MS} * interval '1 millisecond'
               from due where s.id = due.id
               returning s.id, s.attempts, s.title, s.body, s.link, s.channel_id
             )
