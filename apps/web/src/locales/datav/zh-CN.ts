@@ -14,7 +14,7 @@ const messages: DatavMessages = {
   surveyed: '排查管长',
   saved: '节水量',
   openAlerts: '未闭环事件',
-  overdue: '超期预警',
+  overdue: '超期事件',
   onTime: '按时处置率',
   riskHigh: 'I/II 级风险管段',
   warnings: '气象预警',
