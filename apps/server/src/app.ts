@@ -52,6 +52,8 @@ import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
 import { AlertEngine } from './modules/alerts/engine.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { ChannelOutbox } from './modules/channels/outbox.ts';
+import { ConsoleMetrics } from './modules/metrics/registry.ts';
+import { metricsRoutes } from './modules/metrics/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
 import { channelSenders } from './modules/channels/senders.ts';
 import { datavRoutes } from './modules/datav/routes.ts';
@@ -120,6 +122,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('db', database.db);
   app.decorate('database', database);
+  const metrics = new ConsoleMetrics(database);
+  app.decorate('metrics', metrics);
+  // Every answer counted by its route's template (not its URL: the label sets stay bounded).
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   const changes = new ChangeFeed(database);
   await changes.start();
   app.decorate('changes', changes);
@@ -136,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const weatherSchedule = new WeatherSchedule(database.db);
   weatherSchedule.start();
   // Every pipe's composite risk, assessed again when what it is made of changes.
-  const pipeRisk = new PipeRiskJobs(database.db, app.log, config.riskDelayMs);
+  const pipeRisk = new PipeRiskJobs(database.db, app.log, config.riskDelayMs, metrics);
   // A pipe import assesses the network itself, as the last step of its job (app.ts afterImport).
   importRunner.whenFinished((job) => job.kind !== 'pipes' && pipeRisk.soon(job.enterpriseId, 'change'));
   app.decorate('pipeRisk', pipeRisk);
@@ -145,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Incidents announced to the enterprises' group robots and mail, sent after the step that caused them.
   const outbox = new ChannelOutbox(database.db, channelSenders({ url: config.smtpUrl, from: config.smtpFrom }), { consoleUrl: config.consoleUrl, retryMs: config.channelRetryMs, robotHosts: config.robotHosts }, app.log);
   outbox.start();
-  const alertEngine = new AlertEngine(database, sms, outbox, app.log, config.alertDelayMs);
+  const alertEngine = new AlertEngine(database, sms, outbox, app.log, config.alertDelayMs, metrics);
   await alertEngine.start(config.alertDelayMs > 0);
   importRunner.whenFinished((job) => alertEngine.soon(job.enterpriseId));
   pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
@@ -332,6 +341,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+
+  await app.register(metricsRoutes, { metrics, token: config.metricsToken });
 
   const hasConsole = existsSync(join(config.webDist, 'index.html'));
   if (hasConsole) {

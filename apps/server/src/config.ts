@@ -39,6 +39,10 @@ export interface Config {
   robotHosts: string[];
   /** A failed channel send is tried again after this, doubling each time (ms). */
   channelRetryMs: number;
+  /** A scraper's bearer token for /metrics on the console's port; unset: no /metrics there. */
+  metricsToken?: string;
+  /** host:port where /metrics is served without a token (a private address); unset: none. */
+  metricsListen?: string;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -71,6 +75,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: env.SMTP_FROM ?? 'pipeline-risk@localhost',
     robotHosts: (env.ROBOT_HOSTS ?? 'oapi.dingtalk.com,qyapi.weixin.qq.com').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     channelRetryMs: seconds(env, 'CHANNEL_RETRY_S', 30) * 1000,
+    metricsToken: metricsToken(env),
+    metricsListen: listenAddress(env, 'METRICS_LISTEN'),
   };
 }
 
@@ -82,6 +88,20 @@ function origins(env: NodeJS.ProcessEnv, name: string): '*' | string[] {
   const bad = list.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
   if (bad !== undefined || !list.length) throw new Error(`${name}: must be * or origins like https://map.example.com separated by commas: ${env[name]}`);
   return list;
+}
+
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN;
+  if (token === undefined || token === '') return undefined;
+  if (token.length < 16) throw new Error('METRICS_TOKEN: must be at least 16 characters');
+  return token;
+}
+
+function listenAddress(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  if (!value) return undefined;
+  if (!/^[^\s:]+:\d{1,5}$/.test(value) && !/^\[[0-9a-f:]+\]:\d{1,5}$/i.test(value)) throw new Error(`${name}: must be host:port, such as 127.0.0.1:9464: ${value}`);
+  return value;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

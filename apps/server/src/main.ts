@@ -1,5 +1,7 @@
+import type { Server } from 'node:http';
 import { readConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { listenForMetrics } from './modules/metrics/routes.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { demoSignInText, isEmpty, seedDemo } from './demo/seed.ts';
 import { failInterruptedJobs } from './modules/imports/jobs.ts';
@@ -31,11 +33,13 @@ for (const enterpriseId of new Set([...cutOff, ...older.map((r) => Number(r.ente
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
 let closing = false;
+let metricsServer: Server | null = null;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
   try {
+    metricsServer?.close();
     await app.close();
     await database.close();
     process.exit(0);
@@ -48,6 +52,11 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+// Metrics on an address of their own, when one is set (never the public port without a token).
+if (config.metricsListen) {
+  metricsServer = await listenForMetrics(app.metrics, config.metricsListen);
+  app.log.info({ address: config.metricsListen }, 'metrics served');
+}
 const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
 console.log(
   `\nPipeline risk monitoring console is running on ${where}${seeded ? ', demo data seeded' : ''}.\n` +

@@ -69,4 +69,10 @@ export const healthSchema = z.object({
   version: z.string(),
   database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
 });
+export const readinessSchema = z.object({
+  ready: z.boolean(),
+  version: z.string(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
+  migrations: z.object({ applied: z.number(), expected: z.number() }),
+});
 

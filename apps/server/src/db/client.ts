@@ -22,6 +22,8 @@ export interface Database {
   cancellable<T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T>;
   /** PostgreSQL server only: LISTEN on a channel over a connection of its own; returns the way to stop. */
   listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PostgreSQL server only: the pool's connections (open, idle) and the requests waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -73,7 +75,8 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
         client.release(signal.aborted);
       }
     };
-    return { db, kind: 'postgres', close: () => pool.end(), listen, cancellable };
+    const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, kind: 'postgres', close: () => pool.end(), listen, cancellable, poolStats };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');

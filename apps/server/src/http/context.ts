@@ -4,6 +4,7 @@ import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
 import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import type { AlertEngine } from '../modules/alerts/engine.ts';
+import type { ConsoleMetrics } from '../modules/metrics/registry.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
 import type { ReadCache } from './cache.ts';
@@ -55,6 +56,8 @@ declare module 'fastify' {
     access: AccessCache;
     /** Repeated reads of an enterprise's data, dropped when it changes. */
     reads: ReadCache;
+    /** What /metrics exposes. */
+    metrics: ConsoleMetrics;
   }
   interface FastifyContextConfig {
     access?: Access;

@@ -6,6 +6,7 @@ import { Feed } from '../../db/changes.ts';
 import { Debounce } from '../../http/debounce.ts';
 import { enterprises } from '../../db/schema.ts';
 import type { ChannelOutbox } from '../channels/outbox.ts';
+import type { ConsoleMetrics } from '../metrics/registry.ts';
 import type { SmsProvider } from '../sms/provider.ts';
 import { groupAlerts, type Clearing, type IncidentEscalation } from './grouping.ts';
 import { liveEventsOf, type StepResult } from './incidents.ts';
@@ -50,6 +51,7 @@ export class AlertEngine {
     private readonly log?: FastifyBaseLogger,
     /** How long after a change a check runs (a burst of writes makes one); 0: only when asked. */
     delayMs = 1_000,
+    private readonly metrics?: ConsoleMetrics,
   ) {
     this.db = database.db;
     this.waiting = new Debounce(delayMs);
@@ -92,11 +94,14 @@ export class AlertEngine {
     const escalated: number[] = [];
     const cleared = { cleared: [] as number[], recurred: [] as number[] };
     for (const rule of RULE_NAMES) {
+      const timer = this.metrics?.ruleSeconds.startTimer({ rule });
       escalated.push(...(await escalateRule(this.db, rule, enterpriseId, now, settings)));
       const clearing = await clearRule(this.db, rule, enterpriseId, now, settings);
       cleared.cleared.push(...clearing.cleared);
       cleared.recurred.push(...clearing.recurred);
       raised.push(...(await raiseRule(this.db, rule, enterpriseId, now, settings.leakRepairDays)));
+      timer?.();
+      this.metrics?.ruleRuns.inc({ rule });
     }
     if (raised.length || escalated.length || cleared.cleared.length) this.log?.info({ enterpriseId, raised: raised.length, escalated: escalated.length, cleared: cleared.cleared.length }, 'alerts raised');
     return { raised, escalated, incidents: await this.group(enterpriseId, escalated, now, cleared) };

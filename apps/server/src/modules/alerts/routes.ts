@@ -208,6 +208,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     }, HEARTBEAT_MS);
     function end() {
       if (!streams.delete(end)) return;
+      app.metrics.liveStreams.dec();
       count(openPerToken, tokenHash, -1);
       count(openPerAddress, address, -1);
       stopAlerts();
@@ -220,6 +221,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     count(openPerToken, tokenHash, 1);
     count(openPerAddress, address, 1);
     streams.add(end);
+    app.metrics.liveStreams.inc();
     request.raw.on('close', end);
   });
 };

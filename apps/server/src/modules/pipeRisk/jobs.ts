@@ -7,6 +7,7 @@ import { Debounce } from '../../http/debounce.ts';
 import { conflict } from '../../http/errors.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { assessNetwork, getRiskWeights } from './assess.ts';
+import type { ConsoleMetrics } from '../metrics/registry.ts';
 
 /** A running assessment older than this died with its server. */
 const STALE_MINUTES = 60;
@@ -26,6 +27,7 @@ export class PipeRiskJobs {
     private readonly log?: FastifyBaseLogger,
     /** How long after the last change an assessment starts (bursts of edits make one); 0: never by itself. */
     delayMs = 0,
+    private readonly metrics?: ConsoleMetrics,
   ) {
     this.waiting = new Debounce(delayMs);
   }
@@ -72,8 +74,10 @@ export class PipeRiskJobs {
       if (uniqueViolation(error)) throw conflict('pipeRisk.running');
       throw error;
     }
+    const timer = this.metrics?.riskSeconds.startTimer();
     try {
       const figures = await assessNetwork(this.db, enterpriseId, weights, now);
+      timer?.({ outcome: 'succeeded' });
       const [done] = await this.db
         .update(pipeRiskRuns)
         .set({ status: 'succeeded', finishedAt: new Date(), segments: figures.segments, levels: figures.levels, byNetwork: figures.byNetwork, masked: figures.masked, changed: figures.changed })
@@ -84,6 +88,7 @@ export class PipeRiskJobs {
       for (const listener of this.assessed) listener(enterpriseId);
       return done;
     } catch (error) {
+      timer?.({ outcome: 'failed' });
       this.log?.error({ err: error, enterpriseId }, 'pipe risk assessment failed');
       await this.db.update(pipeRiskRuns).set({ status: 'failed', finishedAt: new Date(), error: 'the assessment failed; see the server log' }).where(eq(pipeRiskRuns.id, run.id));
       throw error;
