@@ -24,6 +24,10 @@ export interface Database {
   listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** PostgreSQL server only: the pool's connections (open, idle) and the requests waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** Embedded database only: PGlite's own dump of its data directory (a gzip tarball), for backups. */
+  dumpDataDir?(): Promise<Blob>;
+  /** Embedded database only: a table's rows in COPY's text format (moving to a server). Names come from the catalog. */
+  copyOut?(table: string): Promise<Buffer>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -44,7 +48,7 @@ function stopsWhenAborted(db: Db, signal: AbortSignal): Db {
  * Opens the database: a PostgreSQL server when `databaseUrl` is given, otherwise embedded
  * PGlite stored in `dataDir` (in memory when dataDir is null, as tests do).
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null; loadDataDir?: Blob }): Promise<Database> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -83,7 +87,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   // pg_trgm: the pipe list's keyword search runs on a trigram index, as on a PostgreSQL server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm } });
+  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   // Each statement waits for the one before it: a statement of a request already gone is not run.
@@ -91,7 +95,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     signal.throwIfAborted();
     return work(stopsWhenAborted(db, signal));
   };
-  return { db, kind: 'pglite', close: () => client.close(), cancellable };
+  const copyOut = async (table: string) => {
+    const result = await client.query(`copy "${table.replaceAll('"', '""')}" to '/dev/blob'`);
+    return Buffer.from((await result.blob?.arrayBuffer()) ?? new ArrayBuffer(0));
+  };
+  return { db, kind: 'pglite', close: () => client.close(), cancellable, dumpDataDir: () => client.dumpDataDir('gzip'), copyOut };
 }
 
 /** Applies the migrations in src/db/migrations that the database has not seen yet. */

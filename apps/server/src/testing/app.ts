@@ -23,6 +23,8 @@ export interface TestApp {
   database: Database;
   /** The server's DATA_DIR (uploads, photos), removed on close. */
   dataDir: string;
+  /** The scratch database's URL on a PostgreSQL server; undefined on the embedded one. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logger: App
     app,
     database,
     dataDir,
+    databaseUrl,
     async close() {
       await app.close();
       await database.close();
@@ -137,6 +140,7 @@ export interface DemoServer {
   readonly app: FastifyInstance;
   readonly database: Database;
   readonly dataDir: string;
+  readonly databaseUrl?: string;
   /** Ids of the demo enterprises. */
   readonly ids: DemoIds;
 }
@@ -160,6 +164,9 @@ export function useDemoServer(overrides: Partial<Config> = {}): DemoServer {
     },
     get dataDir() {
       return test!.dataDir;
+    },
+    get databaseUrl() {
+      return test!.databaseUrl;
     },
     get ids() {
       return ids!;
