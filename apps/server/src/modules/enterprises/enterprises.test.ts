@@ -305,6 +305,7 @@ describe('tenant isolation', () => {
     const gasProfile = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/enterprise/info' })).json().result;
     const notEnterpriseScoped = new Set([
       'GET /api/health',
+      'GET /api/ready',
       'GET /api/getEncryptedString',
       'POST /api/checkLogin',
       'GET /api/getUserPermission',
