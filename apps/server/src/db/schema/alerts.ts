@@ -16,6 +16,26 @@ export const OPEN_ALERT_SQL = sql.raw(`state in (${OPEN_ALERT_STATES.map((s) => 
 export const levelOrder = (level: SQL | AnyPgColumn) => sql`array_position(array['I','II','III','IV'], ${level})`;
 
 /**
+ * How a piece of work stands: raised, first answered, dispatched to whom and by when, handled,
+ * closed, supervised. The incident's are the truth; its alerts keep a copy written with each step.
+ */
+const workColumns = () => ({
+  raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+  /** A person's first step on it (confirm, false alarm, dispatch). */
+  firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
+  organisation: text('organisation'),
+  assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+  dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+  deadline: timestamp('deadline', { withTimezone: true }),
+  handledAt: timestamp('handled_at', { withTimezone: true }),
+  closedAt: timestamp('closed_at', { withTimezone: true }),
+  /** Formally supervised (挂牌督办). */
+  supervised: boolean('supervised').notNull().default(false),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Alerts of one cause, worked as one: a settlement bowl, a site, a warning, a leak, a run of pipes
  * whose risk rose. It is dispatched, handled and closed once; its members follow its state.
  */
@@ -46,17 +66,7 @@ export const incidents = pgTable(
     pipeIds: text('pipe_ids').array().notNull().default([]),
     pipeCount: integer('pipe_count').notNull().default(0),
     memberCount: integer('member_count').notNull().default(0),
-    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
-    firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
-    organisation: text('organisation'),
-    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
-    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
-    deadline: timestamp('deadline', { withTimezone: true }),
-    handledAt: timestamp('handled_at', { withTimezone: true }),
-    closedAt: timestamp('closed_at', { withTimezone: true }),
-    supervised: boolean('supervised').notNull().default(false),
-    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...workColumns(),
   },
   (t) => [
     index('incidents_list_idx').on(t.enterpriseId, t.state, t.raisedAt),
@@ -95,19 +105,7 @@ export const alerts = pgTable(
     /** The affected pipes (the first 50 ids) and how many there are. */
     pipeIds: text('pipe_ids').array().notNull().default([]),
     pipeCount: integer('pipe_count').notNull().default(0),
-    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
-    /** A person's first step on it (confirm, false alarm, dispatch). */
-    firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
-    organisation: text('organisation'),
-    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
-    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
-    deadline: timestamp('deadline', { withTimezone: true }),
-    handledAt: timestamp('handled_at', { withTimezone: true }),
-    closedAt: timestamp('closed_at', { withTimezone: true }),
-    /** Formally supervised (挂牌督办). */
-    supervised: boolean('supervised').notNull().default(false),
-    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...workColumns(),
     /** When its rule stopped finding its object while it was open (null again if found again). */
     clearedAt: timestamp('cleared_at', { withTimezone: true }),
     /** The incident it belongs to (null only between its raise and the grouping that follows in the same check). */

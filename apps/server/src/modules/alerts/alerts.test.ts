@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { rainstormInForce as rainstormWarning } from '../../testing/weather.ts';
 import { alerts, incidents, pois, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { DEFAULT_ALERT_SETTINGS } from '@console/contract';
@@ -22,27 +23,7 @@ const countByRule = async (enterpriseId: number) =>
     (await queryRows<{ rule: string; n: number }>(demo.database.db, sql`select rule, count(*)::int as n from alerts where enterprise_id = ${enterpriseId} group by rule`)).map((r) => [r.rule, Number(r.n)]),
   );
 
-/** A rainstorm in force for the next hours over a waterlogging point whose trigger it met (as the weather module keeps it). */
-async function rainstormInForce(level: 'I' | 'II' | 'III' | 'IV', rainMm: number) {
-  const now = Date.now();
-  const [warning] = await demo.database.db
-    .insert(weatherWarnings)
-    .values({
-      enterpriseId: demo.ids.water,
-      source: 'derived',
-      basis: 'forecast',
-      type: 'rainstorm',
-      level,
-      start: new Date(now - 3_600_000),
-      end: new Date(now + 6 * 3_600_000),
-      value: rainMm,
-      levels: [],
-      area: { type: 'Polygon', coordinates: [[[120.1, 30.1], [120.3, 30.1], [120.3, 30.3], [120.1, 30.3], [120.1, 30.1]]] },
-      touches: { pipes: [{ networkType: 'drainage', count: 12, lengthM: 900, why: 'drainageUnderRain' }], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm, hours: 3, triggerMm: 50 }], sites: [] },
-    })
-    .returning({ id: weatherWarnings.id });
-  return warning;
-}
+const rainstormInForce = (level: 'I' | 'II' | 'III' | 'IV', rainMm: number) => rainstormWarning(demo.database.db, demo.ids.water, level, rainMm);
 
 describe('alert rules', () => {
   it('raise every source once and only once, one open alert per object and rule', async () => {

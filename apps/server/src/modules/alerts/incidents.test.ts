@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { DEFAULT_ALERT_SETTINGS, type AlertRule, type RiskLevel } from '@console/contract';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { rainstormInForce } from '../../testing/weather.ts';
 import { alertEvents, alerts, incidents, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { metresPerDegree } from '../../geo/local.ts';
@@ -229,24 +230,7 @@ describe('incidents', () => {
 
   it('stay open when a member clears on its own, and say so on their timeline', async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
-    const now = Date.now();
-    // A rainstorm in force over a waterlogging point whose trigger it met.
-    const [warning] = await demo.database.db
-      .insert(weatherWarnings)
-      .values({
-        enterpriseId: demo.ids.water,
-        source: 'derived',
-        basis: 'forecast',
-        type: 'rainstorm',
-        level: 'III',
-        start: new Date(now - 3_600_000),
-        end: new Date(now + 6 * 3_600_000),
-        value: 61,
-        levels: [],
-        area: { type: 'Polygon', coordinates: [[[120.1, 30.1], [120.3, 30.1], [120.3, 30.3], [120.1, 30.3], [120.1, 30.1]]] },
-        touches: { pipes: [], riskAreas: [{ id: 1, name: '江南大道下穿', kind: 'waterlogging', why: 'triggerMet', rainMm: 61, hours: 3, triggerMm: 50 }], sites: [] },
-      })
-      .returning({ id: weatherWarnings.id });
+    const warning = await rainstormInForce(demo.database.db, demo.ids.water, 'III', 61);
     await admin({ method: 'POST', url: '/api/alerts/check' });
     const [alert] = await demo.database.db.select().from(alerts).where(eq(alerts.objectKey, `warning:${warning.id}`));
     expect(alert.clearedAt).toBeNull();

@@ -26,6 +26,7 @@ import { likePattern } from '../../db/like.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { incidentCode } from './grouping.ts';
 import { alertCode, getAlertSettings } from './service.ts';
+import { overdueOf, workDates, workFilters, workListColumns } from './work.ts';
 
 /**
  * Incidents: the alerts of one cause, worked as one. Every step is taken on the incident and
@@ -33,58 +34,17 @@ import { alertCode, getAlertSettings } from './service.ts';
  * always say where its work stands.
  */
 
-/** Past its deadline: not handled by then (handled late counts too). */
-const overdueSql = sql<boolean>`(${incidents.deadline} is not null and ${incidents.state} <> 'falseAlarm' and coalesce(${incidents.handledAt}, now()) > ${incidents.deadline})`;
+const overdueSql = overdueOf(incidents);
 const kindSql = sql<IncidentKind>`split_part(${incidents.groupKey}, ':', 1)`;
 
-const rowColumns = {
-  id: incidents.id,
-  kind: kindSql,
-  source: incidents.source,
-  subject: incidents.subject,
-  level: incidents.level,
-  state: incidents.state,
-  lon: incidents.lon,
-  lat: incidents.lat,
-  pipeCount: incidents.pipeCount,
-  memberCount: incidents.memberCount,
-  raisedAt: incidents.raisedAt,
-  firstResponseAt: incidents.firstResponseAt,
-  deadline: incidents.deadline,
-  handledAt: incidents.handledAt,
-  closedAt: incidents.closedAt,
-  overdue: overdueSql,
-  supervised: incidents.supervised,
-  organisation: incidents.organisation,
-  assigneeId: incidents.assigneeId,
-  assigneeName: users.realname,
-};
+const rowColumns = { id: incidents.id, kind: kindSql, memberCount: incidents.memberCount, ...workListColumns(incidents) };
 
 type RowRecord = { [K in keyof typeof rowColumns]: unknown } & { id: number; raisedAt: Date; firstResponseAt: Date | null; deadline: Date | null; handledAt: Date | null; closedAt: Date | null };
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-function toRow(r: RowRecord): IncidentRow {
-  return {
-    ...(r as unknown as IncidentRow),
-    code: incidentCode(r.id),
-    raisedAt: iso(r.raisedAt)!,
-    firstResponseAt: iso(r.firstResponseAt),
-    deadline: iso(r.deadline),
-    handledAt: iso(r.handledAt),
-    closedAt: iso(r.closedAt),
-    overdue: Boolean(r.overdue),
-  };
-}
+const toRow = (r: RowRecord): IncidentRow => ({ ...(r as unknown as IncidentRow), code: incidentCode(r.id), ...workDates(r) });
 
 /** The desk's filters; a keyword finds an incident by its code, its subject, or a member's code or subject (a pipe id). */
 function listWhere(enterpriseId: number, userId: number, q: Omit<AlertListQuery, 'page' | 'pageSize'>): SQL {
-  const conditions: (SQL | undefined)[] = [eq(incidents.enterpriseId, enterpriseId)];
-  if (q.state === 'open') conditions.push(inArray(incidents.state, OPEN_ALERT_STATES));
-  else if (q.state) conditions.push(eq(incidents.state, q.state));
-  if (q.level) conditions.push(eq(incidents.level, q.level));
-  if (q.source) conditions.push(eq(incidents.source, q.source));
-  if (q.overdue) conditions.push(q.overdue === 'true' ? overdueSql : sql`not ${overdueSql}`);
-  if (q.supervised) conditions.push(eq(incidents.supervised, q.supervised === 'true'));
-  if (q.mine === 'true') conditions.push(eq(incidents.assigneeId, userId));
+  const conditions = workFilters(incidents, enterpriseId, userId, q);
   if (q.keyword) {
     const incident = /^IN-?0*(\d+)$/i.exec(q.keyword);
     const alert = /^AL-?0*(\d+)$/i.exec(q.keyword);

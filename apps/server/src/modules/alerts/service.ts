@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_ALERT_SETTINGS, OPEN_ALERT_STATES, type AlertDetail, type AlertListQuery, type AlertRow, type AlertSettings, type ManualAlertInput } from '@console/contract';
+import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { DEFAULT_ALERT_SETTINGS, type AlertDetail, type AlertListQuery, type AlertRow, type AlertSettings, type ManualAlertInput } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { alertEvents, alerts, alertSettings, levelOrder, users } from '../../db/schema.ts';
 import { likePattern } from '../../db/like.ts';
@@ -9,66 +9,25 @@ import { bboxColumns, bboxOf } from '../../geo/geometry.ts';
 import { placeCentre, type Place } from '../../geo/proximity.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
 import { incidentCode } from './grouping.ts';
+import { workDates, workFilters, workListColumns } from './work.ts';
 
 /** Pipes within this distance of a hand-raised alert's place are the affected ones. */
 const MANUAL_REACH_M = 30;
 
 export const alertCode = (id: number) => `AL-${String(id).padStart(6, '0')}`;
 
-/** Past its deadline: not handled by then (handled late counts too). */
-const overdueSql = sql<boolean>`(${alerts.deadline} is not null and ${alerts.state} <> 'falseAlarm' and coalesce(${alerts.handledAt}, now()) > ${alerts.deadline})`;
-
-const rowColumns = {
-  id: alerts.id,
-  source: alerts.source,
-  rule: alerts.rule,
-  subject: alerts.subject,
-  level: alerts.level,
-  state: alerts.state,
-  value: alerts.value,
-  unit: alerts.unit,
-  threshold: alerts.threshold,
-  lon: alerts.lon,
-  lat: alerts.lat,
-  pipeCount: alerts.pipeCount,
-  raisedAt: alerts.raisedAt,
-  firstResponseAt: alerts.firstResponseAt,
-  deadline: alerts.deadline,
-  handledAt: alerts.handledAt,
-  closedAt: alerts.closedAt,
-  overdue: overdueSql,
-  supervised: alerts.supervised,
-  organisation: alerts.organisation,
-  assigneeId: alerts.assigneeId,
-  assigneeName: users.realname,
-  incidentId: alerts.incidentId,
-};
+const rowColumns = { id: alerts.id, rule: alerts.rule, value: alerts.value, unit: alerts.unit, threshold: alerts.threshold, incidentId: alerts.incidentId, ...workListColumns(alerts) };
 
 type RowRecord = { [K in keyof typeof rowColumns]: unknown } & { id: number; raisedAt: Date; firstResponseAt: Date | null; deadline: Date | null; handledAt: Date | null; closedAt: Date | null };
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-function toRow(r: RowRecord): AlertRow {
-  return {
-    ...(r as unknown as AlertRow),
-    code: alertCode(r.id),
-    incidentCode: r.incidentId ? incidentCode(Number(r.incidentId)) : null,
-    raisedAt: iso(r.raisedAt)!,
-    firstResponseAt: iso(r.firstResponseAt),
-    deadline: iso(r.deadline),
-    handledAt: iso(r.handledAt),
-    closedAt: iso(r.closedAt),
-    overdue: Boolean(r.overdue),
-  };
-}
+const toRow = (r: RowRecord): AlertRow => ({
+  ...(r as unknown as AlertRow),
+  code: alertCode(r.id),
+  incidentCode: r.incidentId ? incidentCode(Number(r.incidentId)) : null,
+  ...workDates(r),
+});
 
 function listWhere(enterpriseId: number, userId: number, q: Omit<AlertListQuery, 'page' | 'pageSize'>): SQL {
-  const conditions: (SQL | undefined)[] = [eq(alerts.enterpriseId, enterpriseId)];
-  if (q.state === 'open') conditions.push(inArray(alerts.state, OPEN_ALERT_STATES));
-  else if (q.state) conditions.push(eq(alerts.state, q.state));
-  if (q.level) conditions.push(eq(alerts.level, q.level));
-  if (q.source) conditions.push(eq(alerts.source, q.source));
-  if (q.overdue) conditions.push(q.overdue === 'true' ? overdueSql : sql`not ${overdueSql}`);
-  if (q.supervised) conditions.push(eq(alerts.supervised, q.supervised === 'true'));
-  if (q.mine === 'true') conditions.push(eq(alerts.assigneeId, userId));
+  const conditions = workFilters(alerts, enterpriseId, userId, q);
   if (q.keyword) {
     const code = /^AL-?0*(\d+)$/i.exec(q.keyword);
     conditions.push(or(ilike(alerts.subject, likePattern(q.keyword)), code ? eq(alerts.id, Number(code[1])) : undefined));

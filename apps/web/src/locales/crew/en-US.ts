@@ -1,5 +1,11 @@
-/** The crew's phone view (/m/): its own small set of messages, loaded without the console's. */
+import alerts from '../alerts/en-US.ts';
+
+/** The crew's phone view (/m/): its own small set of messages, loaded without the console's; the alert loop's names are the desk's. */
 const messages = {
+  state: alerts.state,
+  kind: alerts.kind,
+  rule: alerts.rule,
+  events: alerts.events,
   title: 'My incidents',
   signIn: 'Sign in to see the incidents dispatched to you',
   signInButton: 'Sign in',
@@ -45,19 +51,6 @@ const messages = {
   pending: 'waiting to be sent',
   you: 'You',
   cleared: 'cleared',
-  state: { new: 'New', confirmed: 'Confirmed', falseAlarm: 'False alarm', dispatched: 'Dispatched', handling: 'Handling', handled: 'Handled', closed: 'Closed' },
-  kind: { bowl: 'Settlement bowl', site: 'Construction site', warning: 'Weather warning', poi: 'Leak', riskRun: 'Pipe risk rose', manual: 'Raised by hand' },
-  rule: {
-    settlementThreshold: 'Settlement over threshold',
-    gasProtection: 'Works in a gas protection range',
-    constructionThreat: 'Construction threat',
-    weatherRiskArea: 'Weather over risk-prone areas',
-    weatherShallowPipes: 'Cold wave over shallow pipes',
-    leakNotRepaired: 'Leak not repaired',
-    pipeRiskRise: 'Pipe risk rose',
-    manual: 'Raised by hand',
-  },
-  events: { raise: 'Raised', escalate: 'Level raised', join: 'Alerts joined', clear: 'Alerts cleared', confirm: 'Confirmed', falseAlarm: 'False alarm', dispatch: 'Dispatched', accept: 'Accepted', handle: 'Reported handled', close: 'Closed', reject: 'Sent back', reopen: 'Reopened', supervise: 'Supervision', note: 'Note' },
   console: 'Open the console',
 };
 

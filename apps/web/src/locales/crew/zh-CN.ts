@@ -1,6 +1,11 @@
+import alerts from '../alerts/zh-CN.ts';
 import type { CrewMessages } from './en-US.ts';
 
 const messages: CrewMessages = {
+  state: alerts.state,
+  kind: alerts.kind,
+  rule: alerts.rule,
+  events: alerts.events,
   title: '我的事件',
   signIn: '登录后查看派给您的事件',
   signInButton: '登录',
@@ -46,19 +51,6 @@ const messages: CrewMessages = {
   pending: '待发送',
   you: '您的位置',
   cleared: '已解除',
-  state: { new: '待确认', confirmed: '已确认', falseAlarm: '误报', dispatched: '已派单', handling: '处置中', handled: '已处置', closed: '已关闭' },
-  kind: { bowl: '沉降漏斗', site: '施工工地', warning: '气象预警', poi: '漏损点', riskRun: '管段风险升级', manual: '人工上报' },
-  rule: {
-    settlementThreshold: '沉降超阈值',
-    gasProtection: '施工进入燃气保护范围',
-    constructionThreat: '第三方施工威胁',
-    weatherRiskArea: '气象预警影响风险易发区',
-    weatherShallowPipes: '寒潮影响浅埋管道',
-    leakNotRepaired: '漏损逾期未修复',
-    pipeRiskRise: '管段风险升级',
-    manual: '人工上报',
-  },
-  events: { raise: '发布', escalate: '等级升级', join: '同源预警并入', clear: '预警解除', confirm: '确认', falseAlarm: '误报', dispatch: '派单', accept: '接单', handle: '反馈处置', close: '审核关闭', reject: '退回', reopen: '重新打开', supervise: '督办变更', note: '备注' },
   console: '打开控制台',
 };
 
