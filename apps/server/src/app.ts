@@ -29,6 +29,9 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { smsRoutes } from './modules/sms/routes.ts';
 import { enterpriseRoutes } from './modules/enterprises/routes.ts';
 import { platformRoutes } from './modules/platform/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { registerAuditTrail } from './modules/audit/recorder.ts';
+import { AuditRetention } from './modules/audit/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
@@ -159,8 +162,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   importRunner.whenFinished((job) => alertEngine.soon(job.enterpriseId));
   pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
   app.decorate('alerts', alertEngine);
+  // The audit trail's records past the retention time, removed by one server.
+  const auditRetention = new AuditRetention(
+    database.db,
+    config.auditRetentionDays,
+    (count) => metrics.auditPruned.inc(count),
+    (error) => app.log.error({ err: error }, 'pruning the audit trail failed'),
+  );
+  auditRetention.start();
   app.addHook('onClose', async () => {
     clearInterval(uploadSweeper);
+    await auditRetention.close();
     await alertEngine.close();
     await outbox.close();
     await weatherSchedule.close();
@@ -239,6 +251,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Open data answers other sites' pages (CORS) for personal tokens; set before access, so a refusal is readable too.
   registerOpenDataCors(app, config.openDataOrigins);
   app.addHook('onRequest', accessHook);
+  // Every write and sign-in attempt recorded (modules/audit).
+  registerAuditTrail(app, database.db);
   // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
   app.addHook('preValidation', refuseHostileInput);
   // A write that succeeded makes cached reads stale: dropped before the answer leaves, so the
@@ -296,6 +310,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(smsRoutes, { sms });
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });
       await api.register(platformRoutes, { prefix: '/platform' });
+      await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(projectRoutes, { prefix: '/projects' });
       const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, quota: config.importQuota, parallelFromBytes: config.parallelImportBytes };
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { AUDIT_MIN_RETENTION_DAYS } from '@console/contract';
 
 export interface Config {
   port: number;
@@ -43,6 +44,8 @@ export interface Config {
   metricsToken?: string;
   /** host:port where /metrics is served without a token (a private address); unset: none. */
   metricsListen?: string;
+  /** Audit records are kept this many days (at least 180, the MLPS 2.0 minimum). */
+  auditRetentionDays: number;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -77,6 +80,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelRetryMs: seconds(env, 'CHANNEL_RETRY_S', 30) * 1000,
     metricsToken: metricsToken(env),
     metricsListen: listenAddress(env, 'METRICS_LISTEN'),
+    auditRetentionDays: retentionDays(env),
   };
 }
 
@@ -101,6 +105,12 @@ function listenAddress(env: NodeJS.ProcessEnv, name: string): string | undefined
   const value = env[name];
   if (!value) return undefined;
   if (!/^[^\s:]+:\d{1,5}$/.test(value) && !/^\[[0-9a-f:]+\]:\d{1,5}$/i.test(value)) throw new Error(`${name}: must be host:port, such as 127.0.0.1:9464: ${value}`);
+  return value;
+}
+
+function retentionDays(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.AUDIT_RETENTION_DAYS ?? AUDIT_MIN_RETENTION_DAYS);
+  if (!Number.isInteger(value) || value < AUDIT_MIN_RETENTION_DAYS) throw new Error(`AUDIT_RETENTION_DAYS: must be a whole number of days, ${AUDIT_MIN_RETENTION_DAYS} or more: ${env.AUDIT_RETENTION_DAYS}`);
   return value;
 }
 

@@ -22,3 +22,4 @@ export * from './datav.ts';
 export * from './openData.ts';
 export * from './mapPalette.ts';
 export * from './vocabulary.ts';
+export * from './audit.ts';

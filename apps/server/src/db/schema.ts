@@ -17,3 +17,4 @@ export * from './schema/pipeRisk.ts';
 export * from './schema/alerts.ts';
 export * from './schema/openData.ts';
 export * from './schema/channels.ts';
+export * from './schema/audit.ts';

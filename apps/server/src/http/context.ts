@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Action, Language, PermissionId, Role } from '@console/contract';
 import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
@@ -21,6 +21,20 @@ export type Access =
       personal?: boolean;
     };
 
+/**
+ * What the audit trail records of a write beyond who, where and the outcome (modules/audit).
+ * `state` reads the object as it stands: called before the handler and again after a success,
+ * the two make the changed fields' before and after. `object` names it when the route's path
+ * does not; `signIn` marks a sign-in attempt (the name tried is recorded, never the password).
+ */
+export interface AuditConfig {
+  object?: string;
+  /** The object's id when it is not the route's first parameter (a project's thresholds: the body's projectId). */
+  objectId?: (request: FastifyRequest) => string | null;
+  state?: (request: FastifyRequest) => Promise<object | null | undefined>;
+  signIn?: boolean;
+}
+
 export interface SessionUser {
   id: number;
   username: string;
@@ -40,6 +54,8 @@ declare module 'fastify' {
     user: SessionUser | null;
     tokenHash: string | null;
     enterprise: EnterpriseContext | null;
+    /** The audited object's state before the write (AuditConfig.state). */
+    auditBefore: object | null | undefined;
   }
   interface FastifyInstance {
     db: Db;
@@ -61,6 +77,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    audit?: AuditConfig;
   }
 }
 

@@ -11,7 +11,7 @@ export const WHITELIST = new Set(['login', 'register', 'registerResult', 'home']
 export const LOGIN_PATH = '/user/login';
 export const DEFAULT_PATH = '/project/list';
 /** Where a user without a verified enterprise may still go. */
-const NO_ENTERPRISE_ALLOWED = new Set(['noEnterprise', 'applyEnterprise', 'enterpriseReview']);
+const NO_ENTERPRISE_ALLOWED = new Set(['noEnterprise', 'applyEnterprise', 'enterpriseReview', 'audit']);
 
 /** The name of the deepest matched route that has one. */
 function routeName(pathname: string): string | undefined {

@@ -100,6 +100,12 @@ export const routes: AppRoute[] = [
                 lazy: page(() => import('../features/openData/AccountPage.tsx')),
               },
               {
+                // The audit trail: enterprise admins (their enterprise) and platform admins (all).
+                path: '/system/audit',
+                handle: { name: 'audit', title: 'menu.audit' },
+                lazy: page(() => import('../features/audit/AuditPage.tsx')),
+              },
+              {
                 // The platform administrator's screen (not tied to an enterprise).
                 path: '/system/enterpriseReview',
                 handle: { name: 'enterpriseReview', title: 'menu.enterpriseReview' },

@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Dropdown, Modal } from 'antd';
-import { AuditOutlined, InfoCircleOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { AuditOutlined, FileSearchOutlined, InfoCircleOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../stores/session.ts';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 
-/** Avatar menu: account settings (access tokens), change password, production introduction, enterprise review (platform administrators), logout (with confirmation). */
+/** Avatar menu: account settings (access tokens), change password, production introduction, audit trail (enterprise and platform administrators), enterprise review (platform administrators), logout (with confirmation). */
 export function AvatarDropdown() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const name = useSession((s) => s.name || s.info?.realname || '');
   const avatar = useSession((s) => s.avatar);
   const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
+  const role = useSession((s) => s.enterpriseRole);
   const [changing, setChanging] = useState(false);
 
   const confirmLogout = () =>
@@ -36,6 +37,7 @@ export function AvatarDropdown() {
             { key: 'account', icon: <SettingOutlined />, label: <span data-testid="menu-account">{t('menu.account.settings')}</span> },
             { key: 'password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('menu.account.changePassword')}</span> },
             { key: 'intro', icon: <InfoCircleOutlined />, label: t('menu.productionIntroduction') },
+            ...(isPlatformAdmin || role === 'admin' ? [{ key: 'audit', icon: <FileSearchOutlined />, label: <span data-testid="menu-audit">{t('menu.audit')}</span> }] : []),
             ...(isPlatformAdmin ? [{ key: 'review', icon: <AuditOutlined />, label: <span data-testid="menu-review">{t('menu.enterpriseReview')}</span> }] : []),
             { type: 'divider' },
             { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="menu-logout">{t('menu.account.logout')}</span> },
@@ -45,6 +47,7 @@ export function AvatarDropdown() {
             if (key === 'password') setChanging(true);
             if (key === 'intro') navigate('/system/productionIntroduction');
             if (key === 'review') navigate('/system/enterpriseReview');
+            if (key === 'audit') navigate('/system/audit');
             if (key === 'logout') confirmLogout();
           },
         }}

@@ -23,6 +23,7 @@ import {
 } from '@console/contract';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
+import { withAuditState, withRowAudit } from '../audit/recorder.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { badRequest, tooMany } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
@@ -30,6 +31,7 @@ import type { AlertEngine } from './engine.ts';
 import { addIncidentPhoto, alertPhoto } from './files.ts';
 import * as incidents from './incidents.ts';
 import * as service from './service.ts';
+import { incidents as incidentRows } from '../../db/schema.ts';
 
 const tags = ['alerts'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
@@ -102,7 +104,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   for (const step of Object.keys(alertStepBodies) as AlertStep[]) {
     api.post(
       `/incidents/:id/${step}`,
-      { config: risk('edit'), schema: { tags, summary: `${STEP_SUMMARIES[step]}; recorded on every member`, params: idParams, body: alertStepBodies[step] } },
+      { config: withRowAudit(risk('edit'), incidentRows), schema: { tags, summary: `${STEP_SUMMARIES[step]}; recorded on every member`, params: idParams, body: alertStepBodies[step] } },
       async (request) => {
         const enterprise = requireEnterprise(request);
         const key = keyOf(request.headers);
@@ -145,7 +147,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   api.get('/settings', { config: risk('query'), schema: { tags, summary: 'Deadlines by level and the days a found leak may stay unrepaired' } }, async (request) =>
     ok(request, await service.getAlertSettings(db, requireEnterprise(request).id)),
   );
-  api.put('/settings', { config: settings, schema: { tags, summary: 'Set the deadlines and the leak rule (admins)', body: alertSettingsBody } }, async (request) => {
+  api.put('/settings', { config: withAuditState(settings, (request) => service.getAlertSettings(db, requireEnterprise(request).id)), schema: { tags, summary: 'Set the deadlines and the leak rule (admins)', body: alertSettingsBody } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     await service.saveAlertSettings(db, enterpriseId, request.body as AlertSettings);
     engine.soon(enterpriseId);

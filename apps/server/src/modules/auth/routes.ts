@@ -69,7 +69,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   api.post(
     '/checkLogin',
     {
-      config: publicRoute,
+      config: { ...publicRoute, audit: { signIn: true } },
       schema: { tags, summary: 'Sign in with the AES-encrypted password', body: checkLoginBody, response: { 200: envelopeSchema(loginResultSchema.nullable()) } },
     },
     async (request, reply) => {

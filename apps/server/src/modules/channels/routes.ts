@@ -6,6 +6,8 @@ import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import type { ChannelOutbox } from './outbox.ts';
 import * as service from './service.ts';
+import { withRowAudit } from '../audit/recorder.ts';
+import { notifyChannels } from '../../db/schema.ts';
 
 const tags = ['alerts'];
 /** The channels are the enterprise's setting: its admins set them; its people may see where incidents go (never the credentials). */
@@ -25,11 +27,11 @@ export const channelRoutes: FastifyPluginAsync<{ outbox: ChannelOutbox; limits: 
     const id = await service.createChannel(db, requireEnterprise(request).id, request.body, limits);
     return ok(request, { id }, 'channels.saved');
   });
-  api.put('/channels/:id', { config: admins, schema: { tags, summary: 'Change a channel (an empty webhook or secret keeps the one it has)', params: idParams, body: channelUpdateBody } }, async (request) => {
+  api.put('/channels/:id', { config: withRowAudit(admins, notifyChannels), schema: { tags, summary: 'Change a channel (an empty webhook or secret keeps the one it has)', params: idParams, body: channelUpdateBody } }, async (request) => {
     await service.updateChannel(db, requireEnterprise(request).id, request.params.id, request.body, limits);
     return ok(request, { id: request.params.id }, 'channels.saved');
   });
-  api.delete('/channels/:id', { config: removers, schema: { tags, summary: 'Remove a channel and its record of sends', params: idParams } }, async (request) => {
+  api.delete('/channels/:id', { config: withRowAudit(removers, notifyChannels), schema: { tags, summary: 'Remove a channel and its record of sends', params: idParams } }, async (request) => {
     await service.deleteChannel(db, requireEnterprise(request).id, request.params.id);
     return ok(request, null, 'channels.deleted');
   });

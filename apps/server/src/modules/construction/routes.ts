@@ -20,6 +20,7 @@ import {
 } from '@console/contract';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
+import { withAuditState, withRowAudit } from '../audit/recorder.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { removeKeptFiles } from '../../http/keptFiles.ts';
 import { uploadedFile } from '../../http/uploads.ts';
@@ -33,6 +34,7 @@ import { startSiteImport, suggestSiteMapping } from './import.ts';
 import { remeasureSites } from './measure.ts';
 import * as service from './service.ts';
 import { getCriticalitySettings, saveCriticalitySettings } from './settings.ts';
+import { constructionSites } from '../../db/schema.ts';
 
 const tags = ['construction'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
@@ -60,7 +62,7 @@ export const constructionRoutes: FastifyPluginAsync<{ limits: ImportLimits; runn
   api.get('/settings', { config: risk('query'), schema: { tags, summary: 'The corridor and the distance x build type criticality matrix' } }, async (request) =>
     ok(request, await getCriticalitySettings(db, requireEnterprise(request).id)),
   );
-  api.put('/settings', { config: settings, schema: { tags, summary: 'Set the corridor and criticality matrix (admins); every site is measured again', body: criticalitySettingsBody } }, async (request) => {
+  api.put('/settings', { config: withAuditState(settings, (request) => getCriticalitySettings(db, requireEnterprise(request).id)), schema: { tags, summary: 'Set the corridor and criticality matrix (admins); every site is measured again', body: criticalitySettingsBody } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     await saveCriticalitySettings(db, enterpriseId, request.body as CriticalitySettings);
     await remeasureSites(db, enterpriseId);
@@ -98,17 +100,17 @@ export const constructionRoutes: FastifyPluginAsync<{ limits: ImportLimits; runn
   api.post('/sites', { config: risk('add'), schema: { tags, summary: 'Record a site (an area, or a point with a radius); it is measured against the pipes', body: siteBody } }, async (request) =>
     ok(request, await service.createSite(db, requireEnterprise(request).id, requireUser(request).id, request.body), 'poi.done'),
   );
-  api.put('/sites/:id', { config: work, schema: { tags, summary: "Save a site's form; it is measured again", params: idParams, body: siteBody } }, async (request) =>
+  api.put('/sites/:id', { config: withRowAudit(work, constructionSites), schema: { tags, summary: "Save a site's form; it is measured again", params: idParams, body: siteBody } }, async (request) =>
     ok(request, await service.updateSite(db, requireEnterprise(request).id, requireUser(request).id, request.params.id, request.body), 'poi.done'),
   );
-  api.delete('/sites/:id', { config: risk('delete'), schema: { tags, summary: 'Delete a site with its history, watch log and files (admins)', params: idParams } }, async (request) => {
+  api.delete('/sites/:id', { config: withRowAudit(risk('delete'), constructionSites), schema: { tags, summary: 'Delete a site with its history, watch log and files (admins)', params: idParams } }, async (request) => {
     const paths = await service.deleteSite(db, requireEnterprise(request).id, request.params.id);
     await removeKeptFiles(limits.dataDir, paths);
     return ok(request, null);
   });
 
   const caseStep = <B extends z.ZodTypeAny>(path: string, summary: string, body: B, run: (enterpriseId: number, userId: number, id: number, input: z.infer<B>) => Promise<unknown>) =>
-    api.post(path, { config: work, schema: { tags, summary, params: idParams, body } }, async (request) =>
+    api.post(path, { config: withRowAudit(work, constructionSites), schema: { tags, summary, params: idParams, body } }, async (request) =>
       ok(request, await run(requireEnterprise(request).id, requireUser(request).id, request.params.id, request.body as z.infer<B>), 'poi.done'),
     );
   caseStep('/sites/:id/judge', 'Judge a site: a threat to the pipes or none', judgeBody, (e, u, id, input) => service.judgeSite(db, e, u, id, input));

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,12 +17,14 @@ import {
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import * as service from './service.ts';
+import { withAuditState } from '../audit/recorder.ts';
 
 const tags = ['enterprises'];
 
 export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+  const memberOf = (request: FastifyRequest) => service.memberState(db, requireEnterprise(request).id, (request.params as { userId: number }).userId);
 
   // --- the signed-in user's own enterprises and applications (no current enterprise needed)
 
@@ -73,7 +75,7 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   api.put(
     '/info',
     {
-      config: { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } },
+      config: withAuditState({ access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } }, (request) => service.getProfile(db, requireEnterprise(request).id)),
       schema: { tags, summary: 'Edit the profile of the current enterprise', body: enterpriseProfileBody },
     },
     async (request) => ok(request, await service.updateProfile(db, requireEnterprise(request).id, request.body)),
@@ -88,7 +90,7 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   api.put(
     '/mapSettings',
     {
-      config: { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } },
+      config: withAuditState({ access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } }, (request) => service.getMapSettings(db, requireEnterprise(request).id)),
       schema: { tags, summary: 'Save map service settings', body: mapSettingsBody },
     },
     async (request) => ok(request, await service.saveMapSettings(db, requireEnterprise(request).id, request.body), 'mapSettings.saved'),
@@ -115,7 +117,7 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   api.put(
     '/members/:userId/role',
     {
-      config: { access: { auth: 'enterprise', permission: ['users', 'edit'] } },
+      config: withAuditState({ access: { auth: 'enterprise', permission: ['users', 'edit'] } }, memberOf),
       schema: { tags, summary: "Change a member's role (never the last admin's)", params: userIdParams, body: roleBody },
     },
     async (request) => {
@@ -127,7 +129,7 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   api.delete(
     '/members/:userId',
     {
-      config: { access: { auth: 'enterprise', permission: ['users', 'delete'] } },
+      config: withAuditState({ access: { auth: 'enterprise', permission: ['users', 'delete'] } }, memberOf),
       schema: { tags, summary: 'Remove a member (never the last admin)', params: userIdParams },
     },
     async (request) => {

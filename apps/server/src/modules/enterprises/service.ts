@@ -254,6 +254,16 @@ async function changeMember(db: Db, enterpriseId: number, userId: number, change
 export const changeMemberRole = (db: Db, enterpriseId: number, userId: number, role: Role) =>
   changeMember(db, enterpriseId, userId, { role });
 
+/** A member as the audit trail records a change of it: name, role and standing (null: not a member). */
+export async function memberState(db: Db, enterpriseId: number, userId: number) {
+  const [row] = await db
+    .select({ username: users.username, realname: users.realname, role: memberships.role, status: memberships.status })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.enterpriseId, enterpriseId), eq(memberships.userId, userId)));
+  return row ?? null;
+}
+
 export const removeMember = (db: Db, enterpriseId: number, userId: number) =>
   changeMember(db, enterpriseId, userId, { remove: true });
 

@@ -81,12 +81,28 @@ export function exportFeatures<Row>(
     };
     return { stream: Readable.from(text()), type: 'application/geo+json', extension: 'geojson' };
   }
+  const rowPages = (async function* () {
+    for await (const page of pages) yield page.map((f) => ({ ...f.properties, wkt: toWkt(f.geometry) }));
+  })();
+  return exportTable(rowPages, [...fields, 'wkt'], sheetName, format, { wkt: 60 });
+}
+
+/**
+ * Rows as a table file, streamed as the pages come: CSV (UTF-8 with a byte order mark, so
+ * spreadsheet programs read Chinese text) or XLSX (ExcelJS's streaming writer); `fields` are the
+ * columns, in order, `widths` of the wide ones.
+ */
+export function exportTable(
+  pages: AsyncIterable<Record<string, unknown>[]>,
+  fields: readonly string[],
+  sheetName: string,
+  format: 'csv' | 'xlsx',
+  widths: Record<string, number> = {},
+): { stream: Readable; type: string; extension: string } {
   if (format === 'csv') {
     const text = async function* () {
-      yield `\uFEFF${[...fields, 'wkt'].join(',')}\r\n`;
-      for await (const page of pages) {
-        yield page.map((f) => `${[...fields.map((name) => csvCell(f.properties[name])), csvCell(toWkt(f.geometry))].join(',')}\r\n`).join('');
-      }
+      yield `\uFEFF${fields.join(',')}\r\n`;
+      for await (const page of pages) yield page.map((row) => `${fields.map((name) => csvCell(row[name])).join(',')}\r\n`).join('');
     };
     return { stream: Readable.from(text()), type: 'text/csv; charset=utf-8', extension: 'csv' };
   }
@@ -94,9 +110,9 @@ export function exportFeatures<Row>(
   const write = async () => {
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
     const sheet = workbook.addWorksheet(sheetName);
-    sheet.columns = [...fields, 'wkt'].map((key) => ({ header: key, key, width: key === 'wkt' ? 60 : 14 }));
+    sheet.columns = fields.map((key) => ({ header: key, key, width: widths[key] ?? 14 }));
     sheet.getRow(1).font = { bold: true };
-    for await (const page of pages) for (const f of page) sheet.addRow({ ...f.properties, wkt: toWkt(f.geometry) }).commit();
+    for await (const page of pages) for (const row of page) sheet.addRow(row).commit();
     sheet.commit();
     await workbook.commit();
   };

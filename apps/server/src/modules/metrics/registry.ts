@@ -22,6 +22,9 @@ export class ConsoleMetrics {
   readonly ruleSeconds = new Histogram({ name: 'console_alert_rule_duration_seconds', help: 'Time one alert rule took (escalate, clear and raise), by rule', labelNames: ['rule'], buckets: JOB_BUCKETS, registers: [this.registry] });
   readonly riskSeconds = new Histogram({ name: 'console_risk_assessment_duration_seconds', help: 'Time a network composite-risk assessment took', labelNames: ['outcome'], buckets: JOB_BUCKETS, registers: [this.registry] });
 
+  readonly auditFailures = new Counter({ name: 'console_audit_write_failures_total', help: 'Writes whose audit record could not be written (the write itself stands)', registers: [this.registry] });
+  readonly auditPruned = new Counter({ name: 'console_audit_pruned_total', help: 'Audit records removed past the retention time', registers: [this.registry] });
+
   constructor(database: Database) {
     collectDefaultMetrics({ register: this.registry, prefix: 'console_' });
     new Gauge({

@@ -13,6 +13,8 @@ import { registerImportRoutes } from '../imports/routes.ts';
 import type { JobRunner } from '../imports/runner.ts';
 import { startPipeImport, suggestPipeMapping } from './import.ts';
 import * as service from './service.ts';
+import { withRowAudit } from '../audit/recorder.ts';
+import { pipes } from '../../db/schema.ts';
 
 const tags = ['pipelines'];
 
@@ -89,7 +91,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
 
   api.put(
     '/:id',
-    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'edit'] } }, schema: { tags, summary: 'Edit a pipe', params: pipeIdParams, body: pipeBody } },
+    { config: withRowAudit({ access: { auth: 'enterprise', permission: ['pipeline', 'edit'] } }, pipes), schema: { tags, summary: 'Edit a pipe', params: pipeIdParams, body: pipeBody } },
     async (request) => {
       const enterpriseId = requireEnterprise(request).id;
       const before = await service.getPipe(db, enterpriseId, request.params.id);
@@ -101,7 +103,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
 
   api.delete(
     '/:id',
-    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'delete'] } }, schema: { tags, summary: 'Delete a pipe', params: pipeIdParams } },
+    { config: withRowAudit({ access: { auth: 'enterprise', permission: ['pipeline', 'delete'] } }, pipes), schema: { tags, summary: 'Delete a pipe', params: pipeIdParams } },
     async (request) => {
       const enterpriseId = requireEnterprise(request).id;
       const before = await service.getPipe(db, enterpriseId, request.params.id);

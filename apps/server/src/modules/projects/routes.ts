@@ -4,6 +4,8 @@ import { projectBody, projectIdParams, projectListQuery } from '@console/contrac
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import * as service from './service.ts';
+import { withRowAudit } from '../audit/recorder.ts';
+import { projects } from '../../db/schema.ts';
 
 const tags = ['projects'];
 
@@ -40,7 +42,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   api.put(
     '/:id',
     {
-      config: { access: { auth: 'enterprise', permission: ['project', 'edit'] } },
+      config: withRowAudit({ access: { auth: 'enterprise', permission: ['project', 'edit'] } }, projects),
       schema: { tags, summary: 'Edit a project', params: projectIdParams, body: projectBody },
     },
     async (request) => ok(request, await service.updateProject(db, requireEnterprise(request).id, request.params.id, request.body)),
@@ -48,7 +50,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
 
   api.delete(
     '/:id',
-    { config: { access: { auth: 'enterprise', permission: ['project', 'delete'] } }, schema: { tags, summary: 'Delete a project', params: projectIdParams } },
+    { config: withRowAudit({ access: { auth: 'enterprise', permission: ['project', 'delete'] } }, projects), schema: { tags, summary: 'Delete a project', params: projectIdParams } },
     async (request) => {
       await service.deleteProject(db, requireEnterprise(request).id, request.params.id);
       return ok(request, null);

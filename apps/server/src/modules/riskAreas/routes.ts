@@ -16,6 +16,8 @@ import * as files from './files.ts';
 import { startRiskAreaImport, suggestRiskAreaMapping } from './import.ts';
 import * as service from './service.ts';
 import { subsidenceZoneFromResult } from './subsidence.ts';
+import { withRowAudit } from '../audit/recorder.ts';
+import { riskAreas } from '../../db/schema.ts';
 
 const tags = ['risk areas'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
@@ -70,20 +72,20 @@ export const riskAreaRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     { config: risk('add'), schema: { tags, summary: "A subsidence zone from a pipe's settlement result: the band of its measured ground, at the level it reached", body: subsidenceZoneBody } },
     async (request) => ok(request, await subsidenceZoneFromResult(db, requireEnterprise(request).id, requireUser(request).id, request.body), 'poi.done'),
   );
-  api.put('/areas/:id', { config: work, schema: { tags, summary: "Save an area's form; it is measured again", params: idParams, body: riskAreaBody } }, async (request) =>
+  api.put('/areas/:id', { config: withRowAudit(work, riskAreas), schema: { tags, summary: "Save an area's form; it is measured again", params: idParams, body: riskAreaBody } }, async (request) =>
     ok(request, await service.updateArea(db, requireEnterprise(request).id, requireUser(request).id, request.params.id, request.body), 'poi.done'),
   );
-  api.delete('/areas/:id', { config: risk('delete'), schema: { tags, summary: 'Delete an area with its history and files (admins)', params: idParams } }, async (request) => {
+  api.delete('/areas/:id', { config: withRowAudit(risk('delete'), riskAreas), schema: { tags, summary: 'Delete an area with its history and files (admins)', params: idParams } }, async (request) => {
     await removeKeptFiles(limits.dataDir, await service.deleteArea(db, requireEnterprise(request).id, request.params.id));
     return ok(request, null);
   });
-  api.post('/areas/:id/start', { config: work, schema: { tags, summary: 'Start remediating an identified area', params: idParams, body: riskAreaStepBody } }, async (request) =>
+  api.post('/areas/:id/start', { config: withRowAudit(work, riskAreas), schema: { tags, summary: 'Start remediating an identified area', params: idParams, body: riskAreaStepBody } }, async (request) =>
     ok(request, await service.stepArea(db, requireEnterprise(request).id, requireUser(request).id, request.params.id, 'start', request.body), 'poi.done'),
   );
-  api.post('/areas/:id/finish', { config: work, schema: { tags, summary: 'Mark an area remediated', params: idParams, body: riskAreaStepBody } }, async (request) =>
+  api.post('/areas/:id/finish', { config: withRowAudit(work, riskAreas), schema: { tags, summary: 'Mark an area remediated', params: idParams, body: riskAreaStepBody } }, async (request) =>
     ok(request, await service.stepArea(db, requireEnterprise(request).id, requireUser(request).id, request.params.id, 'finish', request.body), 'poi.done'),
   );
-  api.post('/areas/:id/reopen', { config: work, schema: { tags, summary: 'Reopen a remediated area, with the reason', params: idParams, body: reopenBody } }, async (request) =>
+  api.post('/areas/:id/reopen', { config: withRowAudit(work, riskAreas), schema: { tags, summary: 'Reopen a remediated area, with the reason', params: idParams, body: reopenBody } }, async (request) =>
     ok(request, await service.stepArea(db, requireEnterprise(request).id, requireUser(request).id, request.params.id, 'reopen', request.body), 'poi.done'),
   );
 

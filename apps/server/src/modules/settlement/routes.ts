@@ -14,6 +14,7 @@ import {
 } from '@console/contract';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
+import { withAuditState } from '../audit/recorder.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import type { ImportLimits } from '../imports/jobs.ts';
 import { registerImportRoutes } from '../imports/routes.ts';
@@ -136,7 +137,7 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
   );
 
   api.get('/bands', { config: settlement('query'), schema: { tags, summary: 'Velocity bands (mm/yr) and their colours' } }, async (request) => ok(request, await service.getBands(db, requireEnterprise(request).id)));
-  api.put('/bands', { config: settings, schema: { tags, summary: 'Set the velocity bands (admins)', body: settlementBandsBody } }, async (request) =>
+  api.put('/bands', { config: withAuditState(settings, (request) => service.getBands(db, requireEnterprise(request).id)), schema: { tags, summary: 'Set the velocity bands (admins)', body: settlementBandsBody } }, async (request) =>
     ok(request, await service.saveBands(db, requireEnterprise(request).id, request.body)),
   );
   const thresholdQuery = z.object({ projectId: z.coerce.number().int().min(0).default(0) });
@@ -145,7 +146,11 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
   );
   api.put(
     '/thresholds',
-    { config: settings, schema: { tags, summary: 'Set a project\'s thresholds (admins); the next analysis judges by them', body: settlementThresholdsBody.extend({ projectId: z.number().int().min(0) }) } },
+    {
+      config: withAuditState(settings, (request) => service.getThresholds(db, requireEnterprise(request).id, (request.body as { projectId: number }).projectId || null), {
+        objectId: (request) => String((request.body as { projectId: number }).projectId),
+      }),
+      schema: { tags, summary: 'Set a project\'s thresholds (admins); the next analysis judges by them', body: settlementThresholdsBody.extend({ projectId: z.number().int().min(0) }) } },
     async (request) => {
       const { projectId, ...values } = request.body;
       const enterpriseId = requireEnterprise(request).id;

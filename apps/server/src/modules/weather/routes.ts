@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type Action, idParams, optionalNumber, optionalText } from '@console/contract';
 import type { Access } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
+import { withAuditState } from '../audit/recorder.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
@@ -87,7 +88,7 @@ export const weatherRoutes: FastifyPluginAsync = async (app) => {
   api.get('/source', { config: weather('query'), schema: { tags, summary: "Where the enterprise's weather comes from: files, or an Open-Meteo-compatible service fetched on a schedule" } }, async (request) =>
     ok(request, await getSource(db, requireEnterprise(request).id)),
   );
-  api.put('/source', { config: sourceAccess, schema: { tags, summary: "Set the enterprise's weather source (admins)", body: sourceBody } }, async (request) =>
+  api.put('/source', { config: withAuditState(sourceAccess, (request) => getSource(db, requireEnterprise(request).id)), schema: { tags, summary: "Set the enterprise's weather source (admins)", body: sourceBody } }, async (request) =>
     ok(request, await saveSource(db, requireEnterprise(request).id, request.body), 'weather.sourceSaved'),
   );
   api.post('/source/fetch', { config: sourceAccess, schema: { tags, summary: "Fetch every project area's weather from the service now (one fetch at a time)" } }, async (request) => {

@@ -18,6 +18,7 @@ import { PhotoPicker } from '../../components/PhotoPicker.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
 import { useSession } from '../../stores/session.ts';
 import { NOTE_REQUIRED, STATE_TAG_COLOR, alertTitle, alertValue, incidentTitle } from './alertStyle.ts';
+import { AuditHistory } from '../../components/AuditHistory.tsx';
 
 /** Where each source's objects are worked in the console. */
 const SOURCE_PAGE: Record<Exclude<AlertSource, 'manual'>, string> = {
@@ -208,6 +209,7 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
             }))}
           />
         </div>
+        <AuditHistory object="alerts/incidents" objectId={incident.id} />
       </Space>
       <StepModal open={stepping !== null} title={stepping ? t('alerts.form.stepTitle', { step: stepLabel(stepping), code: incident.code }) : ''} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="alert-step-save">
         <Form form={form} layout="vertical" name="alert-step">

@@ -17,6 +17,7 @@ import { PhotoPicker } from '../../components/PhotoPicker.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance } from './siteStyle.ts';
+import { AuditHistory } from '../../components/AuditHistory.tsx';
 
 type StepAction = Exclude<CaseAction, 'watch'> | 'watch';
 
@@ -212,6 +213,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
             }))}
           />
         </div>
+        <AuditHistory object="construction/sites" objectId={site.id} />
       </Space>
       <StepModal open={stepping !== null} title={stepTitle} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="step-save">
         <Form form={form} layout="vertical" name="site-step">

@@ -14,6 +14,7 @@ import { HistoryTimeline, detailLines } from '../../components/HistoryTimeline.t
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { formatLength } from '../../utils/format.ts';
+import { AuditHistory } from '../../components/AuditHistory.tsx';
 
 /** The selected area: the pipes it holds, what it is, its remediation steps, files and history. */
 export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | null; onClose: () => void; onEdit: (area: RiskAreaDetail) => void }) {
@@ -133,6 +134,7 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
             }))}
           />
         </div>
+        <AuditHistory object="risk-areas/areas" objectId={area.id} />
       </Space>
       <StepModal open={stepping !== null} title={stepping ? t('riskAreas.step.title', { action: t(`riskAreas.actions.${stepping}`), name: area.name }) : ''} saving={saving} onCancel={() => setStepping(null)} onSave={submit} saveTestId="area-step-save">
         <Form form={form} layout="vertical" name="area-step">

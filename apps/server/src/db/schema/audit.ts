@@ -1,0 +1,37 @@
+/**
+ * The audit trail. No foreign keys: a record outlives the user, enterprise or object it names.
+ * Append-only: migration 0038's trigger refuses UPDATE and TRUNCATE, and a DELETE except the
+ * retention job's (modules/audit/service.ts pruneAudit) of records past the floor.
+ */
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { AuditChange, AuditKind, AuditOutcome } from '@console/contract';
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').$type<AuditKind>().notNull(),
+    enterpriseId: integer('enterprise_id'),
+    userId: integer('user_id'),
+    username: text('username'),
+    role: text('role'),
+    method: text('method').notNull(),
+    /** The route's template (/api/construction/sites/:id), never the URL with its query. */
+    route: text('route').notNull(),
+    object: text('object').notNull(),
+    objectId: text('object_id'),
+    changes: jsonb('changes').$type<Record<string, AuditChange>>(),
+    outcome: text('outcome').$type<AuditOutcome>().notNull(),
+    status: integer('status').notNull(),
+    address: text('address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    index('audit_events_enterprise_idx').on(t.enterpriseId, t.id),
+    index('audit_events_object_idx').on(t.enterpriseId, t.object, t.objectId, t.id),
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_user_idx').on(t.username, t.id).where(sql`username is not null`),
+  ],
+);

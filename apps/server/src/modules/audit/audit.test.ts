@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { sql } from 'drizzle-orm';
+import { as, login, loginResponse, useDemoServer } from '../../testing/app.ts';
+import { auditEvents } from '../../db/schema.ts';
+import { pruneAudit } from './service.ts';
+
+describe('audit trail', () => {
+  const demo = useDemoServer();
+  const events = async (token: string, enterpriseId: number | undefined, query: Record<string, string> = {}) => {
+    const response = await as(demo.app, token, enterpriseId)({ method: 'GET', url: '/api/audit/events', query });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().result as { list: { id: number; enterpriseId: number | null; kind: string; username: string; object: string; objectId: string | null; changes: Record<string, { before?: unknown; after?: unknown }> | null; outcome: string; address: string; route: string; role: string }[]; total: number; nextBefore: number | null };
+  };
+
+  it('records a setting changed with the fields before and after, for that enterprise’s admins only', async () => {
+    const admin = await login(demo.app, 'admin');
+    const settings = (await as(demo.app, admin, demo.ids.water)({ method: 'GET', url: '/api/alerts/settings' })).json().result;
+    const saved = await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: '/api/alerts/settings', payload: { ...settings, leakRepairDays: settings.leakRepairDays + 3 }, headers: { 'user-agent': 'AuditTest/1.0' } });
+    expect(saved.statusCode).toBe(200);
+
+    const { list } = await events(admin, demo.ids.water, { object: 'alerts/settings' });
+    expect(list[0]).toMatchObject({ kind: 'write', username: 'admin', role: 'admin', outcome: 'ok', route: '/api/alerts/settings' });
+    expect(list[0].changes).toEqual({ leakRepairDays: { before: settings.leakRepairDays, after: settings.leakRepairDays + 3 } });
+    expect(list[0].address).toBeTruthy();
+
+    // A member reads no trail; the gas utility's admin sees none of the water utility's records.
+    const member = await login(demo.app, 'member');
+    expect((await as(demo.app, member, demo.ids.water)({ method: 'GET', url: '/api/audit/events' })).statusCode).toBe(403);
+    const both = await login(demo.app, 'both');
+    const gasSettings = (await as(demo.app, both, demo.ids.gas)({ method: 'GET', url: '/api/alerts/settings' })).json().result;
+    await as(demo.app, both, demo.ids.gas)({ method: 'PUT', url: '/api/alerts/settings', payload: { ...gasSettings, bowlGapM: 80 } });
+    const gas = await events(both, demo.ids.gas);
+    expect(gas.list.length).toBeGreaterThan(0);
+    expect(gas.list.every((e) => e.enterpriseId === demo.ids.gas)).toBe(true);
+    // Nor may the gas utility's admin ask for the water utility's (the enterprise filter is the platform's).
+    const asked = await events(both, demo.ids.gas, { enterpriseId: String(demo.ids.water) });
+    expect(asked.list.every((e) => e.enterpriseId === demo.ids.gas)).toBe(true);
+  });
+
+  it('records a refused write and a role change with the member’s role before and after', async () => {
+    const admin = await login(demo.app, 'admin');
+    const bad = await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { nonsense: true } });
+    expect(bad.statusCode).toBe(400);
+    const members = (await as(demo.app, admin, demo.ids.water)({ method: 'GET', url: '/api/enterprise/members' })).json().result as { userId: number; username: string }[];
+    const viewer = members.find((m) => m.username === 'viewer')!;
+    expect((await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: `/api/enterprise/members/${viewer.userId}/role`, payload: { role: 'member' } })).statusCode).toBe(200);
+    expect((await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: `/api/enterprise/members/${viewer.userId}/role`, payload: { role: 'viewer' } })).statusCode).toBe(200);
+
+    const { list } = await events(admin, demo.ids.water, { object: 'enterprise/members', objectId: String(viewer.userId) });
+    expect(list.map((e) => e.changes)).toEqual([{ role: { before: 'member', after: 'viewer' } }, { role: { before: 'viewer', after: 'member' } }]);
+    const refused = await events(admin, demo.ids.water, { object: 'pipe-risk/weights', outcome: 'refused' });
+    expect(refused.list[0]).toMatchObject({ outcome: 'refused', username: 'admin' });
+  });
+
+  it('records sign-in attempts, failed and succeeded, and never a password', async () => {
+    const wrong = await loginResponse(demo.app, 'member', 'Wrong-Password-123');
+    expect(wrong.json().success).toBe(false);
+    await login(demo.app, 'member');
+    const platform = await login(demo.app, 'platform');
+    const signIns = (await as(demo.app, platform)({ method: 'GET', url: '/api/audit/platform/events', query: { kind: 'signIn', username: 'member' } })).json().result.list as { outcome: string; changes: unknown }[];
+    expect(signIns.slice(0, 2).map((e) => e.outcome)).toEqual(['ok', 'refused']);
+    expect(signIns[0].changes).toBeNull();
+    // Nothing anywhere in the trail holds a password (the demo's or the wrong one) or a token.
+    const text = (await demo.database.db.execute(sql`select string_agg(${auditEvents}::text, ' ') as t from ${auditEvents}`)) as unknown as { rows: { t: string }[] };
+    expect(text.rows[0].t).not.toMatch(/Wrong-Password-123|Demo|Access-Token/i);
+
+    // Enterprise admins read the trail of their enterprise, not the platform's.
+    const admin = await login(demo.app, 'admin');
+    expect((await as(demo.app, admin, demo.ids.water)({ method: 'GET', url: '/api/audit/platform/events' })).statusCode).toBe(403);
+  });
+
+  it('shows an object’s history in its drawer and exports the trail as CSV and XLSX', async () => {
+    const admin = await login(demo.app, 'admin');
+    const ask = as(demo.app, admin, demo.ids.water);
+    const created = await ask({ method: 'POST', url: '/api/construction/sites', payload: { name: '审计测试工地', buildType: 'road', point: '[120.155,30.274]', radiusM: 30 } });
+    expect(created.statusCode, created.body).toBe(200);
+    const site = created.json().result;
+    const form = { name: '审计测试工地（改）', buildType: 'road', point: '[120.155,30.274]', radiusM: 45 };
+    expect((await ask({ method: 'PUT', url: `/api/construction/sites/${site.id}`, payload: form })).statusCode).toBe(200);
+
+    const member = await login(demo.app, 'member');
+    const history = (await as(demo.app, member, demo.ids.water)({ method: 'GET', url: '/api/audit/history', query: { object: 'construction/sites', objectId: String(site.id) } })).json().result as { username: string; changes: Record<string, { before?: unknown; after?: unknown }> }[];
+    expect(history).toHaveLength(2);
+    expect(history[0].changes.name).toEqual({ before: '审计测试工地', after: '审计测试工地（改）' });
+    expect(history[1].changes.name).toEqual({ after: '审计测试工地' });
+    expect(history[0]).not.toHaveProperty('address');
+
+    const csv = await ask({ method: 'GET', url: '/api/audit/events/export', query: { format: 'csv', object: 'construction/sites' } });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('audit.csv');
+    expect(csv.body).toContain('审计测试工地（改）');
+    const xlsx = await ask({ method: 'GET', url: '/api/audit/events/export', query: { format: 'xlsx', object: 'construction/sites' } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.getRow(1).values).toContain('changes');
+    expect(sheet.rowCount).toBe(3);
+  });
+
+  it('refuses to change or remove a record; the retention job removes only records past the floor', async () => {
+    const db = demo.database.db;
+    await expect(db.execute(sql`update audit_events set username = 'someone else'`)).rejects.toThrow();
+    await expect(db.execute(sql`delete from audit_events`)).rejects.toThrow();
+    await expect(db.execute(sql`truncate audit_events`)).rejects.toThrow();
+    // Not even the retention job's setting removes a record younger than 180 days.
+    await expect(db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('console.audit_prune', 'on', true)`);
+      await tx.execute(sql`delete from audit_events`);
+    })).rejects.toThrow();
+
+    await db.insert(auditEvents).values([
+      { kind: 'write', method: 'PUT', route: '/api/old', object: 'old', outcome: 'ok', status: 200, at: new Date(Date.now() - 400 * 86_400_000) },
+      { kind: 'write', method: 'PUT', route: '/api/kept', object: 'kept', outcome: 'ok', status: 200, at: new Date(Date.now() - 200 * 86_400_000) },
+    ]);
+    expect(await pruneAudit(db, 365)).toBe(1);
+    const left = (await db.execute(sql`select object from audit_events where object in ('old', 'kept')`)) as unknown as { rows: { object: string }[] };
+    expect(left.rows.map((r) => r.object)).toEqual(['kept']);
+  });
+});

@@ -1,0 +1,163 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AuditChange, AuditOutcome } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import type { Access, AuditConfig } from '../../http/context.ts';
+import { auditEvents } from '../../db/schema.ts';
+
+/**
+ * The audit trail's recorder: every write through the API (and every sign-in attempt) is one
+ * record, written before the answer leaves, so the caller's next read of the trail sees it.
+ */
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Fields whose values never enter the trail (passwords, tokens, codes, robot webhooks and their keys). */
+const SECRET_FIELD = /pass(word|wd)?|token|secret|smscode|captcha|webhook|credential|^key$|^iv$/i;
+/** A value longer than this (as JSON: a polygon, a long list) is recorded by its size only. */
+const MAX_VALUE_CHARS = 1_000;
+/** A body or state with more fields than this records the first ones. */
+const MAX_FIELDS = 100;
+const MAX_TEXT = 300;
+
+export const isAudited = (request: FastifyRequest) => WRITE_METHODS.has(request.method) && request.url.startsWith('/api/') && request.routeOptions.url !== undefined;
+
+/** The object a route writes: its path after /api up to the first parameter (`construction/sites` of `/api/construction/sites/:id/close`). */
+export function objectOfRoute(template: string): string {
+  const segments: string[] = [];
+  for (const segment of template.replace(/^\/api\/?/, '').split('/')) {
+    if (segment.startsWith(':')) break;
+    if (segment) segments.push(segment);
+  }
+  return segments.join('/') || 'api';
+}
+
+/** A value as the trail keeps it: secrets masked, files by name, big values by size. */
+export function auditValue(field: string, value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (SECRET_FIELD.test(field)) return value === null || value === '' ? value : '***';
+  if (Buffer.isBuffer(value)) return `(${value.length} bytes)`;
+  if (value && typeof value === 'object' && 'filename' in value) return { file: String((value as { filename: unknown }).filename) };
+  const json = JSON.stringify(value);
+  if (json === undefined) return null;
+  if (json.length > MAX_VALUE_CHARS) return `(${json.length} characters)`;
+  return JSON.parse(json);
+}
+
+/** JSON with object keys in order: the same value read twice compares equal whatever its keys' order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (plainObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+
+const plainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+
+/**
+ * The fields a write changed: with the object's state before and after, those that differ (both
+ * sides); without, the fields the request sent (after only).
+ */
+export function changesOf(before: unknown, after: unknown, body: unknown): Record<string, AuditChange> | null {
+  const changes: Record<string, AuditChange> = {};
+  let count = 0;
+  const add = (field: string, change: AuditChange) => {
+    if (count++ < MAX_FIELDS) changes[field] = change;
+  };
+  if (plainObject(before) || plainObject(after)) {
+    const was = plainObject(before) ? before : {};
+    const is = plainObject(after) ? after : {};
+    for (const field of new Set([...Object.keys(was), ...Object.keys(is)])) {
+      const b = auditValue(field, was[field]);
+      const a = auditValue(field, is[field]);
+      if (canonical(b) !== canonical(a) || (SECRET_FIELD.test(field) && canonical(was[field]) !== canonical(is[field]))) add(field, { before: b, after: a });
+    }
+  } else if (plainObject(body)) {
+    for (const [field, value] of Object.entries(body)) add(field, { after: auditValue(field, value) });
+  }
+  return count ? changes : null;
+}
+
+const START_FAILED = '{"success":false';
+const CREATED_ID = /"result":\{"id":(\d{1,18})\b/;
+
+function payloadHead(payload: unknown): string {
+  if (typeof payload === 'string') return payload.slice(0, 400);
+  if (Buffer.isBuffer(payload)) return payload.subarray(0, 400).toString('utf8');
+  return '';
+}
+
+function outcomeOf(status: number, head: string): AuditOutcome {
+  if (status >= 500) return 'failed';
+  if (status >= 400 || head.startsWith(START_FAILED)) return 'refused';
+  return 'ok';
+}
+
+const clip = (text: string | undefined | null) => (text ? text.slice(0, MAX_TEXT) : null);
+
+/** The record of one write, made of what the request, its route and its answer say. */
+export async function auditRecord(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  const config = request.routeOptions.config?.audit;
+  const template = request.routeOptions.url ?? '';
+  const head = payloadHead(payload);
+  const outcome = outcomeOf(reply.statusCode, head);
+  const params = plainObject(request.params) ? request.params : {};
+  const firstParam = Object.values(params)[0];
+  const objectId = config?.objectId ? config.objectId(request) : firstParam !== undefined ? String(firstParam) : (CREATED_ID.exec(head)?.[1] ?? null);
+  const after = config?.state && outcome === 'ok' && request.auditBefore !== undefined ? await config.state(request) : undefined;
+  const body = request.body;
+  const user = request.user;
+  const triedName = config?.signIn && plainObject(body) && typeof body.username === 'string' ? body.username : null;
+  return {
+    kind: config?.signIn ? ('signIn' as const) : ('write' as const),
+    enterpriseId: request.enterprise?.id ?? null,
+    userId: user?.id ?? null,
+    username: clip(user?.username ?? triedName),
+    role: request.enterprise?.role ?? (user?.isPlatformAdmin ? 'platformAdmin' : null),
+    method: request.method,
+    route: clip(request.url.split('?')[0])!,
+    object: config?.object ?? objectOfRoute(template),
+    objectId: clip(objectId),
+    changes: config?.signIn ? null : changesOf(request.auditBefore, after, body),
+    outcome,
+    status: reply.statusCode,
+    address: clip(request.ip),
+    userAgent: clip(request.headers['user-agent']),
+  };
+}
+
+/** Hooks the recorder into the server: the object's state before the handler, the record before the answer. */
+export function registerAuditTrail(app: FastifyInstance, db: Db) {
+  app.decorateRequest('auditBefore', undefined);
+  app.addHook('preHandler', async (request) => {
+    const state = request.routeOptions.config?.audit?.state;
+    if (state && isAudited(request)) request.auditBefore = await state(request);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!isAudited(request)) return payload;
+    try {
+      await db.insert(auditEvents).values(await auditRecord(request, reply, payload));
+    } catch (error) {
+      // The write itself is done; a record that could not be written is the operators' alarm.
+      request.log.error({ err: error }, 'audit record not written');
+      request.server.metrics.auditFailures.inc();
+    }
+    return payload;
+  });
+}
+
+/** A route's config whose audit records carry the object's fields before and after the write. */
+export const withAuditState = (config: { access: Access }, state: NonNullable<AuditConfig['state']>, more: Omit<AuditConfig, 'state'> = {}): { access: Access; audit: AuditConfig } => ({ ...config, audit: { ...more, state } });
+
+type OwnedTable = PgTable & { id: AnyPgColumn; enterpriseId: AnyPgColumn };
+
+/** The state of a row of an enterprise's table named by the route's `:id` (the table is the route's own, never the request's). */
+export function rowState(table: OwnedTable) {
+  return async (request: FastifyRequest) => {
+    const enterpriseId = request.enterprise?.id;
+    const id = Number((request.params as { id?: unknown }).id);
+    if (enterpriseId === undefined || !Number.isSafeInteger(id)) return null;
+    const db = request.server.db as unknown as { select: () => { from: (t: PgTable) => { where: (w: unknown) => Promise<Record<string, unknown>[]> } } };
+    const [row] = await db.select().from(table).where(and(eq(table.id, id), eq(table.enterpriseId, enterpriseId)));
+    return row ?? null;
+  };
+}
+
+/** A route's config whose records carry the fields of its `:id` row before and after. */
+export const withRowAudit = (config: { access: Access }, table: OwnedTable) => withAuditState(config, rowState(table));
