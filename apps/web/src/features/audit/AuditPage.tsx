@@ -82,7 +82,7 @@ export default function AuditPage() {
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('audit.user')} onSearch={setUsername} style={{ width: 160 }} data-testid="audit-user" />
         <Input.Search allowClear placeholder={t('audit.object')} onSearch={setObject} style={{ width: 200 }} data-testid="audit-object" />
-        <Input.Search allowClear placeholder={t('audit.objectId')} onSearch={setObjectId} style={{ width: 120 }} data-testid="audit-object-id" />
+        <Input.Search allowClear placeholder={t('audit.objectId')} onSearch={setObjectId} style={{ width: 150 }} data-testid="audit-object-id" />
         <Select allowClear placeholder={t('audit.kind')} value={kind} onChange={setKind} style={{ width: 130 }} options={AUDIT_KINDS.map((k) => ({ value: k, label: t(`audit.kinds.${k}`) }))} data-testid="audit-kind" />
         <Select allowClear placeholder={t('audit.outcomeTitle')} value={outcome} onChange={setOutcome} style={{ width: 130 }} options={AUDIT_OUTCOMES.map((o) => ({ value: o, label: t(`audit.outcome.${o}`) }))} data-testid="audit-outcome" />
         <DatePicker.RangePicker value={range} onChange={(value) => setRange(value)} data-testid="audit-range" />
@@ -110,7 +110,7 @@ export default function AuditPage() {
             loading={pages.isLoading}
             dataSource={rows}
             pagination={false}
-            scroll={{ x: 1100 }}
+            scroll={{ x: 1300 }}
             data-testid="audit-table"
             expandable={{
               rowExpandable: (e) => !!e.changes || !!e.userAgent,
@@ -129,9 +129,10 @@ export default function AuditPage() {
               {
                 title: t('audit.action'),
                 dataIndex: 'route',
+                width: 300,
                 render: (route: string, e) => (
                   <Space size={4}>
-                    <Tag color={METHOD_COLOR[e.method]}>{t(`audit.method.${e.method}`, { defaultValue: e.method })}</Tag>
+                    {e.kind === 'write' && <Tag color={METHOD_COLOR[e.method]}>{t(`audit.method.${e.method}`, { defaultValue: e.method })}</Tag>}
                     <Typography.Text style={{ wordBreak: 'break-all' }}>{route}</Typography.Text>
                   </Space>
                 ),
