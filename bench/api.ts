@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import CryptoJS from 'crypto-js';
@@ -47,7 +48,20 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_000) {
 
 export interface Running {
   url: string;
+  /** The server's process (its CPU time: cpuSeconds). */
+  pid?: number;
   stop(): Promise<void>;
+}
+
+/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; 0 elsewhere). */
+export async function cpuSeconds(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 async function stopChild(child: ChildProcess) {
@@ -58,15 +72,15 @@ async function stopChild(child: ChildProcess) {
 }
 
 /** The console's server as `npm start` runs it: embedded PGlite in dataDir, or the PostgreSQL of databaseUrl. */
-export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string }): Promise<Running> {
+export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string; env?: NodeJS.ProcessEnv }): Promise<Running> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', LOG_LEVEL: 'warn', ...options.env };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/health`, child);
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
 /** The peer: Fastify answering {hello: 'world'}, nothing else, in a process of its own. */
@@ -94,9 +108,9 @@ export async function signedInHeaders(url: string, username: string, password: s
 }
 
 /** CONNECTIONS connections for SECONDS seconds against one URL. */
-export async function load(url: string, headers: Record<string, string> = {}): Promise<Load> {
+export async function load(url: string, headers: Record<string, string> = {}, request: { method?: 'PUT' | 'POST'; body?: string; connections?: number } = {}): Promise<Load> {
   // Asked as a browser asks: it takes gzip (hello-world's answer is too small to compress).
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, timeout: 10 });
+  const result = await autocannon({ url, connections: request.connections ?? CONNECTIONS, duration: SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, timeout: 10, ...request });
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,

@@ -46,6 +46,8 @@ export interface Config {
   metricsListen?: string;
   /** Audit records are kept this many days (at least 180, the MLPS 2.0 minimum). */
   auditRetentionDays: number;
+  /** AUDIT_TRAIL=off: writes unrecorded, only for the benchmark's peer (the server warns at start). */
+  auditTrail: boolean;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -81,6 +83,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env),
     metricsListen: listenAddress(env, 'METRICS_LISTEN'),
     auditRetentionDays: retentionDays(env),
+    auditTrail: env.AUDIT_TRAIL !== 'off',
   };
 }
 

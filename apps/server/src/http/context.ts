@@ -32,6 +32,8 @@ export interface AuditConfig {
   /** The object's id when it is not the route's first parameter (a project's thresholds: the body's projectId). */
   objectId?: (request: FastifyRequest) => string | null;
   state?: (request: FastifyRequest) => Promise<object | null | undefined>;
+  /** The route answers the object as saved: that is its state after, without reading it again. */
+  afterIsAnswer?: boolean;
   signIn?: boolean;
 }
 

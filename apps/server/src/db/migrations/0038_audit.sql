@@ -19,8 +19,7 @@ CREATE TABLE "audit_events" (
 --> statement-breakpoint
 CREATE INDEX "audit_events_enterprise_idx" ON "audit_events" USING btree ("enterprise_id","id");--> statement-breakpoint
 CREATE INDEX "audit_events_object_idx" ON "audit_events" USING btree ("enterprise_id","object","object_id","id");--> statement-breakpoint
-CREATE INDEX "audit_events_at_idx" ON "audit_events" USING btree ("at");--> statement-breakpoint
-CREATE INDEX "audit_events_user_idx" ON "audit_events" USING btree ("username","id") WHERE username is not null;--> statement-breakpoint
+CREATE INDEX "audit_events_at_idx" ON "audit_events" USING brin ("at");--> statement-breakpoint
 -- Append-only: no update, no truncate; a delete only by the retention job (which says so for its
 -- transaction) and only of records past the 180-day floor (MLPS 2.0 level 3).
 CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -147,7 +147,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
   api.get('/settings', { config: risk('query'), schema: { tags, summary: 'Deadlines by level and the days a found leak may stay unrepaired' } }, async (request) =>
     ok(request, await service.getAlertSettings(db, requireEnterprise(request).id)),
   );
-  api.put('/settings', { config: withAuditState(settings, (request) => service.getAlertSettings(db, requireEnterprise(request).id)), schema: { tags, summary: 'Set the deadlines and the leak rule (admins)', body: alertSettingsBody } }, async (request) => {
+  api.put('/settings', { config: withAuditState(settings, (request) => service.getAlertSettings(db, requireEnterprise(request).id), { afterIsAnswer: true }), schema: { tags, summary: 'Set the deadlines and the leak rule (admins)', body: alertSettingsBody } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     await service.saveAlertSettings(db, enterpriseId, request.body as AlertSettings);
     engine.soon(enterpriseId);

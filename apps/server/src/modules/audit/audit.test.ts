@@ -23,6 +23,11 @@ describe('audit trail', () => {
     expect(list[0]).toMatchObject({ kind: 'write', username: 'admin', role: 'admin', outcome: 'ok', route: '/api/alerts/settings' });
     expect(list[0].changes).toEqual({ leakRepairDays: { before: settings.leakRepairDays, after: settings.leakRepairDays + 3 } });
     expect(list[0].address).toBeTruthy();
+    // Map settings: the answer is the saved state (not read again), the same fields as read before.
+    const map = (await as(demo.app, admin, demo.ids.water)({ method: 'GET', url: '/api/enterprise/mapSettings' })).json().result;
+    expect((await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: '/api/enterprise/mapSettings', payload: { ...map, zoomLevel: map.zoomLevel + 2 } })).statusCode).toBe(200);
+    const mapRecord = (await events(admin, demo.ids.water, { object: 'enterprise/mapSettings' })).list[0];
+    expect(mapRecord.changes).toEqual({ zoomLevel: { before: map.zoomLevel, after: map.zoomLevel + 2 } });
 
     // A member reads no trail; the gas utility's admin sees none of the water utility's records.
     const member = await login(demo.app, 'member');
@@ -49,6 +54,11 @@ describe('audit trail', () => {
 
     const { list } = await events(admin, demo.ids.water, { object: 'enterprise/members', objectId: String(viewer.userId) });
     expect(list.map((e) => e.changes)).toEqual([{ role: { before: 'member', after: 'viewer' } }, { role: { before: 'viewer', after: 'member' } }]);
+    // A body the server refuses for holding U+0000 is still recorded (jsonb cannot hold it: kept as U+FFFD).
+    const hostile = await as(demo.app, admin, demo.ids.water)({ method: 'POST', url: '/api/construction/sites', payload: { name: 'a\u0000b', buildType: 'road' } });
+    expect(hostile.statusCode).toBe(400);
+    const hostileRecord = await events(admin, demo.ids.water, { object: 'construction/sites', outcome: 'refused' });
+    expect(hostileRecord.list[0].changes?.name).toEqual({ after: 'a\ufffdb' });
     const refused = await events(admin, demo.ids.water, { object: 'pipe-risk/weights', outcome: 'refused' });
     expect(refused.list[0]).toMatchObject({ outcome: 'refused', username: 'admin' });
   });
@@ -90,7 +100,7 @@ describe('audit trail', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toContain('audit.csv');
     expect(csv.body).toContain('审计测试工地（改）');
-    const xlsx = await ask({ method: 'GET', url: '/api/audit/events/export', query: { format: 'xlsx', object: 'construction/sites' } });
+    const xlsx = await ask({ method: 'GET', url: '/api/audit/events/export', query: { format: 'xlsx', object: 'construction/sites', outcome: 'ok' } });
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0];

@@ -90,7 +90,7 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   api.put(
     '/mapSettings',
     {
-      config: withAuditState({ access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } }, (request) => service.getMapSettings(db, requireEnterprise(request).id)),
+      config: withAuditState({ access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } }, (request) => service.getMapSettings(db, requireEnterprise(request).id), { afterIsAnswer: true }),
       schema: { tags, summary: 'Save map service settings', body: mapSettingsBody },
     },
     async (request) => ok(request, await service.saveMapSettings(db, requireEnterprise(request).id, request.body), 'mapSettings.saved'),

@@ -68,7 +68,7 @@ export const pipeRiskRoutes: FastifyPluginAsync<{ jobs: PipeRiskJobs; limits: Im
     ok(request, await jobs.runNow(requireEnterprise(request).id, 'manual'), 'pipeRisk.started'),
   );
   api.get('/weights', { config: risk('query'), schema: { tags, summary: 'The factor weights (defaults until an admin sets them)' } }, async (request) => ok(request, await getRiskWeights(db, requireEnterprise(request).id)));
-  api.put('/weights', { config: withAuditState(settings, (request) => getRiskWeights(db, requireEnterprise(request).id)), schema: { tags, summary: 'Set the factor weights (admins); the network is assessed again', body: riskWeightsBody } }, async (request) => {
+  api.put('/weights', { config: withAuditState(settings, (request) => getRiskWeights(db, requireEnterprise(request).id), { afterIsAnswer: true }), schema: { tags, summary: 'Set the factor weights (admins); the network is assessed again', body: riskWeightsBody } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     await service.saveRiskWeights(db, enterpriseId, request.body as RiskWeights);
     jobs.request(enterpriseId, 'weights');
