@@ -30,6 +30,7 @@ import { smsRoutes } from './modules/sms/routes.ts';
 import { enterpriseRoutes } from './modules/enterprises/routes.ts';
 import { platformRoutes } from './modules/platform/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { ReadReplicas } from './db/replicas.ts';
 import { registerAuditTrail } from './modules/audit/recorder.ts';
 import { AuditRetention } from './modules/audit/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -125,8 +126,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('db', database.db);
   app.decorate('database', database);
-  const metrics = new ConsoleMetrics(database);
+  // Heavy reads go to streaming replicas when DATABASE_READ_URL names some (a server database only).
+  const replicas = new ReadReplicas(database, database.kind === 'postgres' ? config.databaseReadUrls : [], {
+    maxLagBytes: config.readMaxLagBytes,
+    checkMs: config.readCheckMs,
+    onChange: (states) => app.log.warn({ replicas: states }, 'read replicas changed'),
+    onRead: (target) => metrics.heavyReads.inc({ target }),
+  });
+  const metrics = new ConsoleMetrics(database, () => replicas.states());
   app.decorate('metrics', metrics);
+  await replicas.start();
+  app.decorate('replicas', replicas);
   // Every answer counted by its route's template (not its URL: the label sets stay bounded).
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
@@ -172,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   auditRetention.start();
   app.addHook('onClose', async () => {
     clearInterval(uploadSweeper);
+    await replicas.close();
     await auditRetention.close();
     await alertEngine.close();
     await outbox.close();
@@ -265,6 +276,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (request.enterprise && RISK_INPUTS.test(request.url)) {
         pipeRisk.soon(request.enterprise.id, 'change');
         alertEngine.soon(request.enterprise.id);
+      }
+      // The writer's next reads wait for a replica that has this write (read-your-writes).
+      if (replicas.configured && request.user) {
+        replicas.noteWrite(request.user.id).then(
+          () => done(null, payload),
+          (error) => {
+            request.log.error({ err: error }, 'reading the primary WAL position failed');
+            done(null, payload);
+          },
+        );
+        return;
       }
     }
     done(null, payload);

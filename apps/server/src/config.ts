@@ -6,6 +6,12 @@ export interface Config {
   host: string;
   /** postgres://... to use a PostgreSQL server; unset for embedded PGlite. */
   databaseUrl?: string;
+  /** postgres://... of streaming replicas for heavy reads (DATABASE_READ_URL, comma-separated); only with databaseUrl. */
+  databaseReadUrls: string[];
+  /** A replica further behind the primary's WAL than this is left out (bytes). */
+  readMaxLagBytes: number;
+  /** How often the replicas' lag and answer are checked (ms). */
+  readCheckMs: number;
   /** Where embedded PGlite keeps its files (and, later, uploads). */
   dataDir: string;
   /** Built console to serve; unset or missing folder means API only. */
@@ -62,6 +68,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrls: readUrls(env),
+    readMaxLagBytes: megabytes(env, 'READ_MAX_LAG_MB', 16),
+    readCheckMs: seconds(env, 'READ_CHECK_S', 1) * 1000 || 1000,
     dataDir: resolve(env.DATA_DIR ?? resolve(ROOT, 'data')),
     webDist: resolve(env.WEB_DIST ?? resolve(ROOT, 'apps/web/dist')),
     icpNumber: env.ICP_NUMBER ?? '京ICP备00000000号',
@@ -109,6 +118,14 @@ function listenAddress(env: NodeJS.ProcessEnv, name: string): string | undefined
   if (!value) return undefined;
   if (!/^[^\s:]+:\d{1,5}$/.test(value) && !/^\[[0-9a-f:]+\]:\d{1,5}$/i.test(value)) throw new Error(`${name}: must be host:port, such as 127.0.0.1:9464: ${value}`);
   return value;
+}
+
+function readUrls(env: NodeJS.ProcessEnv): string[] {
+  const urls = (env.DATABASE_READ_URL ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  if (urls.length && !env.DATABASE_URL) throw new Error('DATABASE_READ_URL: replicas need DATABASE_URL (the primary); the embedded database has none');
+  const bad = urls.find((u) => !/^postgres(ql)?:\/\//.test(u));
+  if (bad) throw new Error(`DATABASE_READ_URL: each URL must start with postgres:// or postgresql://`);
+  return urls;
 }
 
 function retentionDays(env: NodeJS.ProcessEnv): number {

@@ -44,6 +44,26 @@ function stopsWhenAborted(db: Db, signal: AbortSignal): Db {
   });
 }
 
+/** Work on one connection of a server's pool, its statement cancelled when `signal` aborts (the client went away). */
+export function cancellableOn(pool: import('pg').Pool, dbOf: (client: import('pg').PoolClient) => Db): Database['cancellable'] {
+  return async <T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T> => {
+    signal.throwIfAborted();
+    const client = await pool.connect();
+    const processId = (client as unknown as { processID: number }).processID;
+    const cancel = () => void pool.query('select pg_cancel_backend($1)', [processId]).catch(() => {});
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      signal.throwIfAborted();
+      return await work(stopsWhenAborted(dbOf(client), signal));
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      // A cancel may still be on its way to this connection: it is closed, not handed to the
+      // next request, whose statement the late cancel would otherwise stop.
+      client.release(signal.aborted);
+    }
+  };
+}
+
 /**
  * Opens the database: a PostgreSQL server when `databaseUrl` is given, otherwise embedded
  * PGlite stored in `dataDir` (in memory when dataDir is null, as tests do).
@@ -63,22 +83,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
       await client.query(`listen ${channel}`);
       return () => client.end();
     };
-    const cancellable = async <T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T> => {
-      signal.throwIfAborted();
-      const client = await pool.connect();
-      const processId = (client as unknown as { processID: number }).processID;
-      const cancel = () => void pool.query('select pg_cancel_backend($1)', [processId]).catch(() => {});
-      signal.addEventListener('abort', cancel, { once: true });
-      try {
-        signal.throwIfAborted();
-        return await work(stopsWhenAborted(drizzle(client, { schema }) as unknown as Db, signal));
-      } finally {
-        signal.removeEventListener('abort', cancel);
-        // A cancel may still be on its way to this connection: it is closed, not handed to the
-        // next request, whose statement the late cancel would otherwise stop.
-        client.release(signal.aborted);
-      }
-    };
+    const cancellable = cancellableOn(pool, (client) => drizzle(client, { schema }) as unknown as Db);
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return { db, kind: 'postgres', close: () => pool.end(), listen, cancellable, poolStats };
   }

@@ -5,6 +5,7 @@ import type { JobRunner } from '../modules/imports/runner.ts';
 import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import type { AlertEngine } from '../modules/alerts/engine.ts';
 import type { ConsoleMetrics } from '../modules/metrics/registry.ts';
+import type { ReadReplicas } from '../db/replicas.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
 import type { ReadCache } from './cache.ts';
@@ -76,6 +77,8 @@ declare module 'fastify' {
     reads: ReadCache;
     /** What /metrics exposes. */
     metrics: ConsoleMetrics;
+    /** Streaming replicas for heavy reads (db/replicas.ts readDb). */
+    replicas: ReadReplicas;
   }
   interface FastifyContextConfig {
     access?: Access;

@@ -7,6 +7,7 @@ import { requireEnterprise } from '../../http/access.ts';
 import type { Db } from '../../db/client.ts';
 import { exportTable } from '../exports/features.ts';
 import { auditPages, listAudit, objectHistory, type AuditScope } from './service.ts';
+import { readDb } from '../../db/replicas.ts';
 
 const tags = ['audit'];
 /** The trail is the admins' (an action members lack: reading every member's doings and addresses). */
@@ -35,7 +36,7 @@ export const auditRoutes: FastifyPluginAsync = async (app) => {
     ok(request, await listAudit(db, { enterpriseId: requireEnterprise(request).id }, request.query)),
   );
   api.get('/events/export', { config: admins, schema: { tags, summary: "The enterprise's (filtered) audit records as CSV or XLSX", querystring: auditExportQuery } }, async (request, reply) =>
-    sendExport(db, reply, { enterpriseId: requireEnterprise(request).id }, request.query),
+    sendExport(readDb(request), reply, { enterpriseId: requireEnterprise(request).id }, request.query),
   );
   api.get('/history', { config: members, schema: { tags, summary: "One object's changes, newest first (its drawer's history)", querystring: auditHistoryQuery } }, async (request) =>
     ok(request, await objectHistory(db, requireEnterprise(request).id, request.query.object, request.query.objectId)),
@@ -44,6 +45,6 @@ export const auditRoutes: FastifyPluginAsync = async (app) => {
     ok(request, await listAudit(db, { all: true }, request.query)),
   );
   api.get('/platform/events/export', { config: platform, schema: { tags, summary: 'Every enterprise’s (filtered) audit records as CSV or XLSX (platform admins)', querystring: auditExportQuery } }, async (request, reply) =>
-    sendExport(db, reply, { all: true }, request.query),
+    sendExport(readDb(request), reply, { all: true }, request.query),
   );
 };

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.ts';
+import type { ReplicaState } from '../../db/replicas.ts';
 
 /** Seconds buckets for API answers: most are a few milliseconds, an import's start a few seconds. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -25,7 +26,9 @@ export class ConsoleMetrics {
   readonly auditFailures = new Counter({ name: 'console_audit_write_failures_total', help: 'Writes whose audit record could not be written (the write itself stands)', registers: [this.registry] });
   readonly auditPruned = new Counter({ name: 'console_audit_pruned_total', help: 'Audit records removed past the retention time', registers: [this.registry] });
 
-  constructor(database: Database) {
+  readonly heavyReads = new Counter({ name: 'console_db_heavy_reads_total', help: 'Heavy reads (tiles, open data, lists, the big screen, exports) by where they went: a replica, or the primary', labelNames: ['target'], registers: [this.registry] });
+
+  constructor(database: Database, replicaStates: () => ReplicaState[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'console_' });
     new Gauge({
       name: 'console_db_pool_connections',
@@ -37,6 +40,26 @@ export class ConsoleMetrics {
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);
         this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+    new Gauge({
+      name: 'console_db_replica_up',
+      help: 'Each read replica: 1 while it serves reads, 0 while it is left out (not answering, not a standby, or behind by more than READ_MAX_LAG_MB)',
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of replicaStates()) this.set({ replica: r.name }, r.up ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'console_db_replica_lag_bytes',
+      help: "Each read replica's distance behind the primary's WAL at the last check (absent when unknown)",
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of replicaStates()) if (r.lagBytes !== null) this.set({ replica: r.name }, r.lagBytes);
       },
     });
     new Gauge({

@@ -201,7 +201,8 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
       const raw = request.query as Record<string, unknown>;
       const query = parseItemsQuery(source, raw);
       const signal = clientGone(reply);
-      const run = <T>(work: (database: typeof db) => Promise<T>) => app.database.cancellable(signal, work);
+      // Pages of features are heavy reads: a replica serves them when one can (db/replicas.ts).
+      const run = <T>(work: (database: typeof db) => Promise<T>) => app.replicas.cancellable(request.user?.id, signal, work);
       const matched = query.after === null ? await run((database) => numberMatched(database, source, query)) : null;
       const link = linkMaker(request);
       const params = Object.fromEntries(Object.entries(raw).filter(([name, value]) => typeof value === 'string' && name !== 'cursor' && name !== PERSONAL_TOKEN_QUERY_KEY)) as Record<string, string>;

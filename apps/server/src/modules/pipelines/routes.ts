@@ -15,6 +15,7 @@ import { startPipeImport, suggestPipeMapping } from './import.ts';
 import * as service from './service.ts';
 import { withRowAudit } from '../audit/recorder.ts';
 import { pipes } from '../../db/schema.ts';
+import { readDb } from '../../db/replicas.ts';
 
 const tags = ['pipelines'];
 
@@ -44,7 +45,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     async (request, reply) => {
       const enterpriseId = requireEnterprise(request).id;
       const page = await app.reads.readCancellable(enterpriseId, `pipelines?${JSON.stringify(request.query)}`, clientGone(reply), (signal) =>
-        app.database.cancellable(signal, (work) => service.listPipes(work, enterpriseId, request.query)),
+        app.replicas.cancellable(request.user?.id, signal, (work) => service.listPipes(work, enterpriseId, request.query)),
       );
       return ok(request, page);
     },
@@ -58,7 +59,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     },
     async (request, reply) => {
       // Streamed a page at a time; a client that leaves stops the reading.
-      const file = exportPipes(await service.pipePages(db, requireEnterprise(request).id, request.query), request.query.format);
+      const file = exportPipes(await service.pipePages(readDb(request), requireEnterprise(request).id, request.query), request.query.format);
       return reply
         .type(file.type)
         .header('content-disposition', `attachment; filename="pipes.${file.extension}"`)

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.ts';
@@ -60,7 +61,13 @@ export const tileRoutes: FastifyPluginAsync = async (app) => {
       const version = await versions.get(enterpriseId, 'pipesVersion', () => pipesVersion(app.db, enterpriseId));
       // A made tile is served from memory; a map panned on drops the tiles it no longer wants,
       // and their database work stops too.
-      const tile = madePipeTile(enterpriseId, version, grid, zoom, x, y) ?? (await app.database.cancellable(clientGone(reply), (db) => pipeTile(db, enterpriseId, grid, zoom, x, y, version)));
+      // A tile not made yet is made on a replica when one serves this user and has replayed this
+      // version (a tile of older pipes must not be kept under the new version); else on the primary.
+      const make = (db: Db) => pipeTile(db, enterpriseId, grid, zoom, x, y, version);
+      const tile =
+        madePipeTile(enterpriseId, version, grid, zoom, x, y) ??
+        (await app.replicas.cancellable(request.user?.id, clientGone(reply), async (db, onReplica) => (!onReplica || (await pipesVersion(db, enterpriseId)) === version ? make(db) : null))) ??
+        (await app.database.cancellable(clientGone(reply), make));
       return sendTile(request, reply, tile, 'private, no-cache');
     },
   );
