@@ -12,7 +12,8 @@
  *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts);
  *  5. construction sites measured against the pipes, against PostGIS geography, with a check (bench/construction.ts);
  *  6. composite pipe risk over the network on PGlite against PostgreSQL (bench/pipeRisk.ts);
- *  7. audited writes against the same server with AUDIT_TRAIL=off (bench/audit.ts).
+ *  7. audited writes against the same server with AUDIT_TRAIL=off (bench/audit.ts);
+ *  8. heavy reads from a streaming replica beside the primary (bench/replica.ts).
  * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
  * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
  */
@@ -42,14 +43,15 @@ import { benchSettlement } from './settlement.ts';
 import { benchConstruction } from './construction.ts';
 import { benchPipeRisk } from './pipeRisk.ts';
 import { benchAuditedWrites } from './audit.ts';
+import { benchReplicaReads } from './replica.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
 const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
-/** Which parts run (all by default): console, api, settlement, construction, risk, audit; the pipe parts (import, list, tiles) always do. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,settlement,construction,risk,audit').split(','));
+/** Which parts run (all by default): console, api, settlement, construction, risk, audit, replica; the pipe parts (import, list, tiles) always do. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,settlement,construction,risk,audit,replica').split(','));
 
 
 /** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
@@ -388,6 +390,7 @@ async function main() {
     if (PARTS.has('construction')) await benchConstruction(say);
     if (PARTS.has('risk')) await benchPipeRisk(say);
     if (PARTS.has('audit')) await benchAuditedWrites(say);
+    if (PARTS.has('replica')) await benchReplicaReads(say);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -12,6 +12,10 @@ as_postgres() { su postgres -s /bin/bash -c "$*"; }
 
 case "$action" in
   start)
+    if pg_isready -q -h 127.0.0.1 -p "$port" && psql -h 127.0.0.1 -p "$port" -U postgres -Atc 'select pg_is_in_recovery()' 2>/dev/null | grep -q t; then
+      echo "standby already on 127.0.0.1:$port"
+      exit 0
+    fi
     if [ ! -f "$dir/standby.signal" ]; then
       # The primary must take replication connections from this machine.
       hba="$(psql -h 127.0.0.1 -U postgres -Atc 'show hba_file')"
