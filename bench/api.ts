@@ -132,13 +132,19 @@ const mean = (loads: Load[]): Load => ({
  * short run of each warms the JIT and the caches and is not counted.
  */
 export async function compareWithHelloWorld(ours: () => Promise<Load>, hello: () => Promise<Load>) {
+  const runs = await alternating(ours, hello);
+  return { ours: mean(runs.ours), hello: mean(runs.peer) };
+}
+
+/** Two runs each of ours and a peer, after a warm-up of each not counted, in the order peer, ours, ours, peer. */
+export async function alternating<T>(ours: () => Promise<T>, peer: () => Promise<T>): Promise<{ ours: [T, T]; peer: [T, T] }> {
   await ours();
-  await hello();
-  const h1 = await hello();
+  await peer();
+  const p1 = await peer();
   const o1 = await ours();
   const o2 = await ours();
-  const h2 = await hello();
-  return { ours: mean([o1, o2]), hello: mean([h1, h2]) };
+  const p2 = await peer();
+  return { ours: [o1, o2], peer: [p1, p2] };
 }
 
 export const describeLoad = (l: Load) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${l.failures ? `, ${l.failures} failed` : ''}`;

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emptyServerDatabase } from './support.ts';
-import { cpuSeconds, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, type Load, type Running } from './api.ts';
+import { alternating, cpuSeconds, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, type Load, type Running } from './api.ts';
 
 const WRITES = [
   {
@@ -57,14 +57,9 @@ async function compare(kind: string, start: (audit: boolean) => Promise<Running>
     for (const [write, connections] of WRITES.flatMap((w) => [[w, CONNECTIONS], [w, 1]] as const)) {
       const on = () => measure(audited, headersOn, write, connections);
       const off = () => measure(unaudited, headersOff, write, connections);
-      await on();
-      await off();
-      const f1 = await off();
-      const o1 = await on();
-      const o2 = await on();
-      const f2 = await off();
-      const ours = mean([o1, o2]);
-      const peer = mean([f1, f2]);
+      const runs = await alternating(on, off);
+      const ours = mean(runs.ours);
+      const peer = mean(runs.peer);
       const ratio = ours.requestsPerSecond / peer.requestsPerSecond;
       say(`  ${kind}, ${`${write.name}, ${connections} conn.`.padEnd(38)} audited   ${describeLoad(ours)}, ${ours.cpuPerThousand.toFixed(2)} CPU-s per 1,000 writes`);
       say(`  ${' '.repeat(kind.length)}  ${''.padEnd(38)} unaudited ${describeLoad(peer)}, ${peer.cpuPerThousand.toFixed(2)} CPU-s per 1,000 writes`);

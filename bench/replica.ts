@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { emptyServerDatabase } from './support.ts';
-import { cpuSeconds, CONNECTIONS, describeLoad, signedInHeaders, startConsoleServer, type Running } from './api.ts';
+import { alternating, cpuSeconds, CONNECTIONS, describeLoad, signedInHeaders, startConsoleServer, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
@@ -109,12 +109,9 @@ export async function benchReplicaReads(say: (line: string) => void) {
     for (const read of reads) {
       const p = () => measure(onPrimary, headersPrimary, read.next);
       const r = () => measure(withReplica, headersReplica, read.next);
-      await p();
-      await r();
-      const p1 = await p();
-      const r1 = await r();
-      const r2 = await r();
-      const p2 = await p();
+      const runs = await alternating(r, p);
+      const [r1, r2] = runs.ours;
+      const [p1, p2] = runs.peer;
       const avg = (a: Awaited<ReturnType<typeof p>>, b: typeof a) => ({ requestsPerSecond: (a.requestsPerSecond + b.requestsPerSecond) / 2, p50: (a.p50 + b.p50) / 2, p99: Math.max(a.p99, b.p99), failures: a.failures + b.failures, cpuPerThousand: (a.cpuPerThousand + b.cpuPerThousand) / 2 });
       const primary = avg(p1, p2);
       const replica = avg(r1, r2);

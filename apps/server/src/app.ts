@@ -88,6 +88,8 @@ const CONSOLE_CSP = {
 
 /** Routes whose writes change what composite pipe risk is made of. */
 const RISK_INPUTS = /^\/api\/(pipelines|leaks|settlement|construction|risk-areas|weather)\//;
+/** Writes in an enterprise that change who may do what there (other such writes have no enterprise: accounts, tokens, the platform's decisions). */
+const ACCESS_CHANGES = /^\/api\/enterprise\/(members|joinRequests)\b/;
 
 /**
  * API answers (JSON, tiles, photos) are data, never pages: nothing may load from them or frame
@@ -271,7 +273,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // caller's next read sees it (and through the change feed, every other server's too).
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.url.startsWith('/api/')) {
-      changes.publish({ enterpriseId: request.enterprise?.id ?? null });
+      changes.publish({ enterpriseId: request.enterprise?.id ?? null, ...(ACCESS_CHANGES.test(request.url) ? { access: true } : {}) });
       // A change to what a pipe's risk is made of: the network is assessed again shortly.
       if (request.enterprise && RISK_INPUTS.test(request.url)) {
         pipeRisk.soon(request.enterprise.id, 'change');

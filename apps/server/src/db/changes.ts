@@ -52,6 +52,8 @@ export class Feed<T> {
 /** What changed: an enterprise's data, or (null) something of no one enterprise (accounts, tokens). */
 export interface Change {
   enterpriseId: number | null;
+  /** Who may do what changed (members, roles, join requests): the access caches drop too. */
+  access?: boolean;
 }
 
 /**

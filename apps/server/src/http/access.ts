@@ -15,9 +15,9 @@ export const ACCESS_CACHE_MS = 1_000;
 
 /**
  * Who a token is and which enterprises the user works in, read once a second at most instead of
- * on every request. Any change anywhere (a write request, a logout, a role change, on this
- * server or another: see db/changes.ts) drops it at once, so a revoked token or a removed member
- * is refused from the next request on.
+ * on every request. A change of accounts, tokens or memberships anywhere (a logout, a password,
+ * a role change, a removed member, on this server or another: see db/changes.ts) drops it at
+ * once, so a revoked token or a removed member is refused from the next request on.
  */
 export class AccessCache {
   private readonly users = new TtlCache<string, (SessionUser & { expiresAt: Date }) | null>(ACCESS_CACHE_MS);
@@ -28,7 +28,10 @@ export class AccessCache {
     private readonly db: Db,
     changes: ChangeFeed,
   ) {
-    changes.on(() => {
+    // Only a change of accounts, tokens or memberships: an enterprise's data changing (a pipe, a
+    // setting) leaves who a token is alone, and 64 writers at once must not re-read every token.
+    changes.on(({ enterpriseId, access }) => {
+      if (enterpriseId !== null && !access) return;
       this.users.clear();
       this.enterprises.clear();
       this.personalTokens.clear();
