@@ -47,6 +47,11 @@ describe('audit trail', () => {
     const admin = await login(demo.app, 'admin');
     const bad = await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { nonsense: true } });
     expect(bad.statusCode).toBe(400);
+    // Without a valid sign-in a write names no one: not recorded (a flood cannot fill the trail).
+    const count = async () => ((await demo.database.db.execute(sql`select count(*)::int as n from audit_events`)) as unknown as { rows: { n: number }[] }).rows[0].n;
+    const before = await count();
+    expect((await demo.app.inject({ method: 'PUT', url: '/api/pipe-risk/weights', payload: {}, headers: { 'Access-Token': 'not-a-token' } })).statusCode).toBe(401);
+    expect(await count()).toBe(before);
     const members = (await as(demo.app, admin, demo.ids.water)({ method: 'GET', url: '/api/enterprise/members' })).json().result as { userId: number; username: string }[];
     const viewer = members.find((m) => m.username === 'viewer')!;
     expect((await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: `/api/enterprise/members/${viewer.userId}/role`, payload: { role: 'member' } })).statusCode).toBe(200);

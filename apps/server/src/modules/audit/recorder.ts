@@ -225,6 +225,12 @@ export function registerAuditTrail(app: FastifyInstance, db: Db) {
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (!isAudited(request)) return payload;
+    // A write without a valid sign-in names no one and changed nothing: not recorded, so a flood
+    // of them cannot fill the trail (sign-in attempts are, and are rate-limited).
+    if (reply.statusCode === 401 && !request.routeOptions.config?.audit?.signIn) {
+      writer.end(request);
+      return payload;
+    }
     try {
       await writer.write(request, await auditRecord(request, reply, payload));
     } catch (error) {
