@@ -265,7 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpenDataCors(app, config.openDataOrigins);
   app.addHook('onRequest', accessHook);
   // Every write and sign-in attempt recorded (modules/audit).
-  if (config.auditTrail) registerAuditTrail(app, database.db);
+  if (config.auditTrail) await registerAuditTrail(app, database.db, join(config.dataDir, 'audit-journal'));
   else app.log.warn('AUDIT_TRAIL=off: writes are not recorded (the benchmark peer only)');
   // PostgreSQL text cannot hold U+0000: refuse it as bad input on every route, schema or not.
   app.addHook('preValidation', refuseHostileInput);

@@ -33,7 +33,11 @@ export interface AuditConfig {
   /** The object's id when it is not the route's first parameter (a project's thresholds: the body's projectId). */
   objectId?: (request: FastifyRequest) => string | null;
   state?: (request: FastifyRequest) => Promise<object | null | undefined>;
-  /** The route answers the object as saved: that is its state after, without reading it again. */
+  /**
+   * The route answers the object as saved: that is its state after, without reading it again.
+   * Without `state`, the handler notes the state before in `request.auditBefore` from its own
+   * write (a statement that returns what it replaced: no read before, exact under concurrent writes).
+   */
   afterIsAnswer?: boolean;
   signIn?: boolean;
 }
@@ -79,6 +83,8 @@ declare module 'fastify' {
     metrics: ConsoleMetrics;
     /** Streaming replicas for heavy reads (db/replicas.ts readDb). */
     replicas: ReadReplicas;
+    /** The audit trail's writer (modules/audit/recorder.ts), absent when AUDIT_TRAIL=off: a read of the trail waits for the records made so far. */
+    auditTrail?: { flushed(): Promise<void> };
   }
   interface FastifyContextConfig {
     access?: Access;

@@ -34,3 +34,12 @@ export const auditEvents = pgTable(
     index('audit_events_at_idx').using('brin', t.at),
   ],
 );
+
+/**
+ * How far each journal file of the audit trail (modules/audit/journal.ts) is stored: written in
+ * the transaction of the insert, so a server replaying a stopped server's file stores each record once.
+ */
+export const auditJournalMarks = pgTable('audit_journal_marks', {
+  file: text('file').primaryKey(),
+  line: integer('line').notNull(),
+});

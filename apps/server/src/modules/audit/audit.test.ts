@@ -4,6 +4,12 @@ import { sql } from 'drizzle-orm';
 import { as, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 import { auditEvents } from '../../db/schema.ts';
 import { pruneAudit } from './service.ts';
+import { AuditJournal, JOURNAL_HOST } from './journal.ts';
+import { AuditWriter } from './recorder.ts';
+import { auditJournalMarks } from '../../db/schema.ts';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 describe('audit trail', () => {
   const demo = useDemoServer();
@@ -48,7 +54,10 @@ describe('audit trail', () => {
     const bad = await as(demo.app, admin, demo.ids.water)({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { nonsense: true } });
     expect(bad.statusCode).toBe(400);
     // Without a valid sign-in a write names no one: not recorded (a flood cannot fill the trail).
-    const count = async () => ((await demo.database.db.execute(sql`select count(*)::int as n from audit_events`)) as unknown as { rows: { n: number }[] }).rows[0].n;
+    const count = async () => {
+      await demo.app.auditTrail!.flushed();
+      return ((await demo.database.db.execute(sql`select count(*)::int as n from audit_events`)) as unknown as { rows: { n: number }[] }).rows[0].n;
+    };
     const before = await count();
     expect((await demo.app.inject({ method: 'PUT', url: '/api/pipe-risk/weights', payload: {}, headers: { 'Access-Token': 'not-a-token' } })).statusCode).toBe(401);
     expect(await count()).toBe(before);
@@ -77,6 +86,7 @@ describe('audit trail', () => {
     expect(signIns.slice(0, 2).map((e) => e.outcome)).toEqual(['ok', 'refused']);
     expect(signIns[0].changes).toBeNull();
     // Nothing anywhere in the trail holds a password (the demo's or the wrong one) or a token.
+    await demo.app.auditTrail!.flushed();
     const text = (await demo.database.db.execute(sql`select string_agg(${auditEvents}::text, ' ') as t from ${auditEvents}`)) as unknown as { rows: { t: string }[] };
     expect(text.rows[0].t).not.toMatch(/Wrong-Password-123|Demo|Access-Token/i);
 
@@ -131,5 +141,43 @@ describe('audit trail', () => {
     expect(await pruneAudit(db, 365)).toBe(1);
     const left = (await db.execute(sql`select object from audit_events where object in ('old', 'kept')`)) as unknown as { rows: { object: string }[] };
     expect(left.rows.map((r) => r.object)).toEqual(['kept']);
+  });
+
+  it('keeps each record in the journal until it is in the table, and stores a stopped server’s records once when the next starts', async () => {
+    const db = demo.database.db;
+    const dir = await mkdtemp(join(tmpdir(), 'audit-journal-'));
+    const objects = async (object: string) =>
+      ((await db.execute(sql`select object_id as id from audit_events where object = ${object} order by id`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    try {
+      // This server's records: in its journal file at once, in the table after flushed().
+      const journal = await AuditJournal.open(db, dir);
+      const failures: unknown[] = [];
+      const writer = new AuditWriter(db, journal, (e) => failures.push(e), (e) => failures.push(e));
+      for (const id of ['1', '2', '3']) writer.record({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-test', objectId: id, outcome: 'ok', status: 200 });
+      const [own] = await readdir(dir);
+      expect((await readFile(join(dir, own), 'utf8')).trim().split('\n')).toHaveLength(3);
+      await writer.flushed();
+      expect(await objects('journal-test')).toEqual(['1', '2', '3']);
+      const [mark] = await db.select().from(auditJournalMarks).where(sql`${auditJournalMarks.file} = ${own}`);
+      expect(mark.line).toBe(3);
+      expect(failures).toEqual([]);
+
+      // A server of this host that stopped (its process is gone) with lines 1-2 stored and 3-4 not,
+      // the last line cut off as it stopped: 3 and 4 are stored when the next server starts, the cut line is not.
+      const stopped = `${JOURNAL_HOST}~99999999~abcd~1.jsonl`;
+      const line = (id: string) => JSON.stringify({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-stopped', objectId: id, outcome: 'ok', status: 200, at: new Date().toISOString() });
+      await writeFile(join(dir, stopped), `${['a', 'b', 'c', 'd'].map(line).join('\n')}\n{"kind":"wri`);
+      await db.insert(auditJournalMarks).values({ file: stopped, line: 2 });
+      // Another host's file (a DATA_DIR shared by servers) is left to its own server.
+      const elsewhere = 'another-host~1~abcd~1.jsonl';
+      await writeFile(join(dir, elsewhere), `${line('x')}\n`);
+      await AuditJournal.open(db, dir);
+      expect(await objects('journal-stopped')).toEqual(['c', 'd']);
+      expect((await readdir(dir)).sort()).toEqual([elsewhere, own].sort());
+      expect(await db.select().from(auditJournalMarks).where(sql`${auditJournalMarks.file} = ${stopped}`)).toEqual([]);
+      await writer.drain();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

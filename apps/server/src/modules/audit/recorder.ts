@@ -4,11 +4,12 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuditChange, AuditOutcome } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import type { Access, AuditConfig } from '../../http/context.ts';
-import { auditEvents } from '../../db/schema.ts';
+import { AuditJournal, refusesTheRecord, storeRecords, type AuditRow, type JournalFile, type JournalPlace } from './journal.ts';
 
 /**
  * The audit trail's recorder: every write through the API (and every sign-in attempt) is one
- * record, written before the answer leaves, so the caller's next read of the trail sees it.
+ * record, in the journal before the answer leaves and in the table within GROUP_MS (a read of the
+ * trail waits for it: the caller's next read sees it).
  */
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -108,7 +109,7 @@ export async function auditRecord(request: FastifyRequest, reply: FastifyReply, 
   const params = plainObject(request.params) ? request.params : {};
   const firstParam = Object.values(params)[0];
   const objectId = config?.objectId ? config.objectId(request) : firstParam !== undefined ? String(firstParam) : (CREATED_ID.exec(head)?.[1] ?? null);
-  const after = config?.state && outcome === 'ok' && request.auditBefore !== undefined ? await stateAfter(request, config, payload) : undefined;
+  const after = (config?.state || config?.afterIsAnswer) && outcome === 'ok' && request.auditBefore !== undefined ? await stateAfter(request, config, payload) : undefined;
   const body = request.body;
   const user = request.user;
   const triedName = config?.signIn && plainObject(body) && typeof body.username === 'string' ? body.username : null;
@@ -130,95 +131,107 @@ export async function auditRecord(request: FastifyRequest, reply: FastifyReply, 
   };
 }
 
-type AuditRow = typeof auditEvents.$inferInsert;
-
-/** Records wait at most this long (ms) for the other writes under way, to share their insert. */
-const GROUP_COMMIT_MS = 20;
-const GROUP_MAX = 500;
-const STALE_MS = 5_000;
+/** Records wait at most this long (ms) to share one insert with the others made meanwhile. */
+const GROUP_MS = 100;
+const GROUP_MAX = 1_000;
+const RETRY_MS = 1_000;
 
 /**
- * Writes records by group commit: a record waits for the insert that carries it (no answer leaves
- * before its record is stored). A write alone is stored at once; while other writes are under way
- * their records are awaited (GROUP_COMMIT_MS at most) and go in one insert: a single-row insert
- * costs the embedded database about four times a row of a batch of eight.
+ * Stores the records: each is appended to the journal when it is made (before the write's answer
+ * leaves) and goes into the table with the others of the next GROUP_MS in one insert. A single-row
+ * insert costs the embedded database about ten times a row of a batch of a hundred, and a write
+ * waiting for it would wait for a second commit; the journal keeps the record meanwhile.
  */
 export class AuditWriter {
-  private pending: { row: AuditRow; done: (error?: unknown) => void }[] = [];
-  /** Audited requests under way whose record is not written yet, with when they began. */
-  private underWay = new Map<FastifyRequest, number>();
-  private flushing = false;
+  private pending: { row: AuditRow; place: JournalPlace | null }[] = [];
+  private storing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly journal: AuditJournal | null,
+    /** A record the database refused, given up. */
+    private readonly onFailure: (error: unknown) => void,
+    private readonly onWait: (error: unknown) => void,
+  ) {}
 
-  begin(request: FastifyRequest) {
-    this.underWay.set(request, performance.now());
+  record(row: AuditRow) {
+    const withTime = { ...row, at: row.at ?? new Date() };
+    this.pending.push({ row: withTime, place: this.journal?.append(withTime) ?? null });
+    if (this.pending.length >= GROUP_MAX) void this.store();
+    else this.timer ??= setTimeout(() => void this.store(), GROUP_MS);
   }
 
-  /** A request that ends without its record (the client went away first). */
-  end(request: FastifyRequest) {
-    if (this.underWay.delete(request) && this.pending.length) this.schedule();
+  /** Resolves once the records made so far are in the table (or could not be stored now): a read of the trail sees them. */
+  async flushed() {
+    const waiting = this.pending.length;
+    if (this.storing) await this.storing;
+    if (waiting) await this.store();
   }
 
-  write(request: FastifyRequest, row: AuditRow): Promise<void> {
-    this.underWay.delete(request);
-    return new Promise((resolve, reject) => {
-      this.pending.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) });
-      this.schedule();
-    });
-  }
-
-  private schedule() {
-    if (this.flushing) return;
-    // A request under way this long is not coming soon (or its end went unseen): not waited for.
-    const stale = performance.now() - STALE_MS;
-    for (const [request, began] of this.underWay) if (began < stale) this.underWay.delete(request);
-    if (this.underWay.size === 0 || this.pending.length >= GROUP_MAX) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), GROUP_COMMIT_MS);
-  }
-
-  private async flush() {
+  private store(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.flushing = true;
-    const batch = this.pending.splice(0, GROUP_MAX);
+    this.storing ??= this.storeBatch().finally(() => {
+      this.storing = null;
+      if (this.pending.length) this.timer ??= setTimeout(() => void this.store(), this.pending.length >= GROUP_MAX ? 0 : GROUP_MS);
+    });
+    return this.storing;
+  }
+
+  private async storeBatch() {
+    const batch = this.pending.slice(0, GROUP_MAX);
+    if (!batch.length) return;
     try {
-      await this.db.insert(auditEvents).values(batch.map((b) => b.row));
-      for (const b of batch) b.done();
+      await this.insert(batch);
+      this.pending.splice(0, batch.length);
+      return;
     } catch (error) {
-      // One record the database refuses must not take the others with it: each alone.
-      if (batch.length === 1) batch[0].done(error);
-      else for (const b of batch) await this.db.insert(auditEvents).values(b.row).then(() => b.done(), b.done);
-    } finally {
-      this.flushing = false;
-      if (this.pending.length) this.schedule();
+      if (!refusesTheRecord(error)) return this.waitForDatabase(error);
     }
+    // A record the database refuses must not take the others with it: each alone, the refused given up.
+    for (const entry of batch) {
+      try {
+        await this.insert([entry]);
+      } catch (error) {
+        if (!refusesTheRecord(error)) return this.waitForDatabase(error);
+        this.onFailure(error);
+      }
+      this.pending.shift();
+    }
+  }
+
+  /** The database does not answer: the records wait (in memory and in the journal) and are tried again. */
+  private async waitForDatabase(error: unknown) {
+    this.onWait(error);
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+  }
+
+  private async insert(batch: { row: AuditRow; place: JournalPlace | null }[]) {
+    const reached = new Map<JournalFile, number>();
+    for (const { place } of batch) if (place) reached.set(place.file, Math.max(reached.get(place.file) ?? 0, place.line));
+    await storeRecords(this.db, batch.map((entry) => entry.row), reached);
+    await this.journal?.stored(reached);
   }
 
   /** Stores what is waiting (the server is closing). */
   async drain() {
-    this.underWay.clear();
-    while (this.pending.length || this.flushing) {
-      if (!this.flushing) await this.flush();
-      else await new Promise((r) => setTimeout(r, 5));
-    }
+    for (let tries = 0; this.pending.length && tries < 3; tries++) await this.flushed();
+    this.journal?.close();
   }
 }
 
 /** Hooks the recorder into the server: the object's state before the handler, the record before the answer. */
-export function registerAuditTrail(app: FastifyInstance, db: Db) {
-  const writer = new AuditWriter(db);
+export async function registerAuditTrail(app: FastifyInstance, db: Db, journalDir: string | null) {
+  const journal = journalDir ? await AuditJournal.open(db, journalDir) : null;
+  const writer = new AuditWriter(db, journal, (error) => {
+    // The write itself is done; a record that could not be stored is the operators' alarm.
+    app.log.error({ err: error }, 'audit record refused by the database');
+    app.metrics.auditFailures.inc();
+  }, (error) => app.log.warn({ err: error }, 'audit records wait: the database did not take them'));
+  app.decorate('auditTrail', writer);
   app.addHook('onClose', () => writer.drain());
   app.decorateRequest('auditBefore', undefined);
-  app.addHook('onRequest', (request, reply, done) => {
-    if (isAudited(request) && !request.raw.destroyed) {
-      writer.begin(request);
-      // However the request ends (answered, refused, the client gone), it is no longer under way.
-      reply.raw.once('close', () => writer.end(request));
-    }
-    done();
-  });
   app.addHook('preHandler', async (request) => {
     const state = request.routeOptions.config?.audit?.state;
     if (state && isAudited(request)) request.auditBefore = await state(request);
@@ -227,15 +240,11 @@ export function registerAuditTrail(app: FastifyInstance, db: Db) {
     if (!isAudited(request)) return payload;
     // A write without a valid sign-in names no one and changed nothing: not recorded, so a flood
     // of them cannot fill the trail (sign-in attempts are, and are rate-limited).
-    if (reply.statusCode === 401 && !request.routeOptions.config?.audit?.signIn) {
-      writer.end(request);
-      return payload;
-    }
+    if (reply.statusCode === 401 && !request.routeOptions.config?.audit?.signIn) return payload;
     try {
-      await writer.write(request, await auditRecord(request, reply, payload));
+      writer.record(await auditRecord(request, reply, payload));
     } catch (error) {
-      // The write itself is done; a record that could not be written is the operators' alarm.
-      request.log.error({ err: error }, 'audit record not written');
+      request.log.error({ err: error }, 'audit record not made');
       request.server.metrics.auditFailures.inc();
     }
     return payload;

@@ -31,6 +31,10 @@ function sendExport(db: Db, reply: FastifyReply, scope: AuditScope, query: Audit
 export const auditRoutes: FastifyPluginAsync = async (app) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+  // Records reach the table a moment after their write: a read of the trail waits for those made so far.
+  api.addHook('preHandler', async () => {
+    await app.auditTrail?.flushed();
+  });
 
   api.get('/events', { config: admins, schema: { tags, summary: "The enterprise's audit records, newest first, a page at a time (before: the last id seen)", querystring: auditListQuery } }, async (request) =>
     ok(request, await listAudit(db, { enterpriseId: requireEnterprise(request).id }, request.query)),

@@ -39,6 +39,7 @@ describe('backup and restore', () => {
     expect((await admin({ method: 'POST', url: `/api/alerts/incidents/${incident.id}/events/${note.eventId}/photos`, payload: body.payload, headers: body.headers })).statusCode).toBe(200);
 
     const file = join(await folder(), 'console.tar.gz');
+    await demo.app.auditTrail?.flushed();
     const manifest = await backup(demo.database, { databaseUrl: demo.databaseUrl, dataDir: demo.dataDir, file });
     expect(manifest.kind).toBe(demo.database.kind);
     expect(manifest.tables.pipes).toBeGreaterThan(1000);

@@ -90,10 +90,15 @@ export const enterpriseRoutes: FastifyPluginAsync = async (app) => {
   api.put(
     '/mapSettings',
     {
-      config: withAuditState({ access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } }, (request) => service.getMapSettings(db, requireEnterprise(request).id), { afterIsAnswer: true }),
+      // The settings replaced come from the save's own statement (no read before it).
+      config: { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] }, audit: { afterIsAnswer: true } },
       schema: { tags, summary: 'Save map service settings', body: mapSettingsBody },
     },
-    async (request) => ok(request, await service.saveMapSettings(db, requireEnterprise(request).id, request.body), 'mapSettings.saved'),
+    async (request) => {
+      const { saved, before } = await service.saveMapSettings(db, requireEnterprise(request).id, request.body);
+      request.auditBefore = before;
+      return ok(request, saved, 'mapSettings.saved');
+    },
   );
 
   api.get(

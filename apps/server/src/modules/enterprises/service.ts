@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, ne, or, sql } from 'drizzle-orm';
 import type { EnterpriseProfileInput, MapSettings, Role, UserEnterprise } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
@@ -6,6 +6,7 @@ import { enterprises, mapSettings, memberships, users } from '../../db/schema.ts
 import type { EnterpriseContext } from '../../http/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { likePattern } from '../../db/like.ts';
+import { rowOfJson } from '../../db/rows.ts';
 
 /** Every enterprise the user belongs to (active memberships), verified or not, oldest first. */
 export async function listUserEnterprises(db: Db, userId: number): Promise<UserEnterprise[]> {
@@ -275,8 +276,7 @@ export const DEFAULT_MAP_SETTINGS: MapSettings = {
   zoomLevel: 10,
 };
 
-export async function getMapSettings(db: Db, enterpriseId: number): Promise<MapSettings> {
-  const [row] = await db.select().from(mapSettings).where(eq(mapSettings.enterpriseId, enterpriseId));
+function mapSettingsOf(row: typeof mapSettings.$inferSelect | undefined): MapSettings {
   if (!row) return DEFAULT_MAP_SETTINGS;
   return {
     serviceType: row.serviceType as MapSettings['serviceType'],
@@ -291,7 +291,16 @@ export async function getMapSettings(db: Db, enterpriseId: number): Promise<MapS
   };
 }
 
-export async function saveMapSettings(db: Db, enterpriseId: number, settings: MapSettings) {
+export async function getMapSettings(db: Db, enterpriseId: number): Promise<MapSettings> {
+  const [row] = await db.select().from(mapSettings).where(eq(mapSettings.enterpriseId, enterpriseId));
+  return mapSettingsOf(row);
+}
+
+/**
+ * Saves the settings and answers them with the ones they replaced, read in the same statement
+ * (locked, so a concurrent save cannot come between): the audit trail's before and after.
+ */
+export async function saveMapSettings(db: Db, enterpriseId: number, settings: MapSettings): Promise<{ saved: MapSettings; before: MapSettings }> {
   const values = {
     serviceType: settings.serviceType,
     serviceUrl: settings.serviceUrl ?? null,
@@ -304,9 +313,21 @@ export async function saveMapSettings(db: Db, enterpriseId: number, settings: Ma
     layerName: settings.layerName ?? null,
     updatedAt: sql`now()`,
   };
-  await db
-    .insert(mapSettings)
-    .values({ enterpriseId, ...values })
-    .onConflictDoUpdate({ target: mapSettings.enterpriseId, set: values });
-  return getMapSettings(db, enterpriseId);
+  for (;;) {
+    // The saved row locked and read in the update's own statement: what this save replaced.
+    const old = db.select().from(mapSettings).where(eq(mapSettings.enterpriseId, enterpriseId)).for('update').as('old');
+    const [updated] = await db
+      .update(mapSettings)
+      .set(values)
+      .from(old)
+      .where(eq(mapSettings.enterpriseId, old.enterpriseId))
+      .returning({ ...getTableColumns(mapSettings), before: sql<Record<string, unknown>>`row_to_json(old)` });
+    if (updated) {
+      const { before, ...saved } = updated;
+      return { saved: mapSettingsOf(saved), before: mapSettingsOf(rowOfJson(mapSettings, before)) };
+    }
+    // The first save: the defaults are replaced (unless another save made the row meanwhile: then updated).
+    const [inserted] = await db.insert(mapSettings).values({ enterpriseId, ...values }).onConflictDoNothing().returning();
+    if (inserted) return { saved: mapSettingsOf(inserted), before: DEFAULT_MAP_SETTINGS };
+  }
 }

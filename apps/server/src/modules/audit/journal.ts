@@ -1,0 +1,177 @@
+import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync, createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { auditEvents, auditJournalMarks } from '../../db/schema.ts';
+
+/**
+ * The audit trail's journal: a record is appended to a file of this server's (one write call,
+ * no wait for the disk, as cheap as a log line) before the write's answer leaves, and goes into
+ * the table with the others of the next fraction of a second in one insert. The insert and the
+ * journal line it reached are one transaction (audit_journal_marks), so a server that stopped
+ * before its records reached the table stores them when it starts again, each exactly once.
+ */
+
+export type AuditRow = typeof auditEvents.$inferInsert;
+
+/** A file holds this many records before the next one is begun (a finished file is removed once all are stored). */
+const LINES_PER_FILE = 50_000;
+const REPLAY_BATCH = 500;
+
+export const JOURNAL_HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 60) || 'host';
+/** host~pid~instance~sequence.jsonl: whose the file is, so only a server that has stopped is replayed. */
+const FILE_NAME = /^([A-Za-z0-9._-]+)~(\d+)~([0-9a-f]+)~(\d+)\.jsonl$/;
+
+export class JournalFile {
+  /** Records appended, and of those the ones stored in the table (both count from 1). */
+  appended = 0;
+  stored = 0;
+  private fd: number | null;
+
+  constructor(
+    readonly name: string,
+    private readonly path: string,
+  ) {
+    this.fd = openSync(path, 'a');
+  }
+
+  append(row: AuditRow): number {
+    writeSync(this.fd!, `${JSON.stringify(row)}\n`);
+    return ++this.appended;
+  }
+
+  close() {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  remove() {
+    this.close();
+    unlinkSync(this.path);
+  }
+}
+
+/** Where one record waits: its file and line. */
+export interface JournalPlace {
+  file: JournalFile;
+  line: number;
+}
+
+/** Inserts records and notes the journal lines they reach, in one transaction. */
+export async function storeRecords(db: Db, rows: AuditRow[], reached: Map<JournalFile | string, number>) {
+  await db.transaction(async (tx) => {
+    await tx.insert(auditEvents).values(rows);
+    for (const [file, line] of reached) {
+      const name = typeof file === 'string' ? file : file.name;
+      await tx.insert(auditJournalMarks).values({ file: name, line }).onConflictDoUpdate({ target: auditJournalMarks.file, set: { line: sql`greatest(${auditJournalMarks.line}, excluded.line)` } });
+    }
+  });
+}
+
+/** An error of the record itself (bad data, a constraint): storing it again would fail again. */
+export const refusesTheRecord = (error: unknown) => /^2[23]/.test(String((error as { code?: unknown }).code ?? ''));
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const rowOfLine = (line: string): AuditRow | null => {
+  try {
+    const row = JSON.parse(line) as AuditRow & { at?: string };
+    return { ...row, at: row.at ? new Date(row.at) : undefined };
+  } catch {
+    // The last line of a server that stopped while writing it: its answer never left.
+    return null;
+  }
+};
+
+export class AuditJournal {
+  /** The file records are appended to, begun with the first. */
+  private current: JournalFile | null = null;
+  private sequence = 0;
+  private readonly instance = randomBytes(4).toString('hex');
+  /** Files begun before the current one, removed once all their records are stored. */
+  private finished = new Set<JournalFile>();
+
+  private constructor(
+    private readonly db: Db,
+    private readonly dir: string,
+  ) {}
+
+  /** The journal of this server in `dir`, after storing what servers of this host that stopped left there. */
+  static async open(db: Db, dir: string): Promise<AuditJournal> {
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) {
+      const owner = FILE_NAME.exec(name);
+      if (!owner || owner[1] !== JOURNAL_HOST || alive(Number(owner[2]))) continue;
+      await replay(db, dir, name);
+    }
+    return new AuditJournal(db, dir);
+  }
+
+  private begin() {
+    const name = `${JOURNAL_HOST}~${process.pid}~${this.instance}~${++this.sequence}.jsonl`;
+    return new JournalFile(name, join(this.dir, name));
+  }
+
+  append(row: AuditRow): JournalPlace {
+    if (this.current && this.current.appended >= LINES_PER_FILE) {
+      this.finished.add(this.current);
+      this.current.close();
+      this.current = null;
+    }
+    this.current ??= this.begin();
+    return { file: this.current, line: this.current.append(row) };
+  }
+
+  /** After an insert: files finished and fully stored are removed with their mark. */
+  async stored(reached: Map<JournalFile, number>) {
+    for (const [file, line] of reached) file.stored = Math.max(file.stored, line);
+    for (const file of this.finished) {
+      if (file.stored < file.appended) continue;
+      this.finished.delete(file);
+      file.remove();
+      await this.db.delete(auditJournalMarks).where(eq(auditJournalMarks.file, file.name));
+    }
+  }
+
+  close() {
+    this.current?.close();
+  }
+}
+
+/** Stores the records of a stopped server's file past its mark, then removes the file and the mark. */
+async function replay(db: Db, dir: string, name: string) {
+  const [mark] = await db.select({ line: auditJournalMarks.line }).from(auditJournalMarks).where(eq(auditJournalMarks.file, name));
+  let line = 0;
+  let rows: AuditRow[] = [];
+  const store = async () => {
+    try {
+      if (rows.length) await storeRecords(db, rows, new Map([[name, line]]));
+    } catch (error) {
+      if (!refusesTheRecord(error)) throw error;
+      // A record the database refuses (it was refused when first stored too): the others alone.
+      for (const row of rows) await storeRecords(db, [row], new Map()).catch((alone) => (refusesTheRecord(alone) ? undefined : Promise.reject(alone)));
+    }
+    rows = [];
+  };
+  const lines = createInterface({ input: createReadStream(join(dir, name)), crlfDelay: Infinity });
+  for await (const text of lines) {
+    line++;
+    if (line <= (mark?.line ?? 0)) continue;
+    const row = rowOfLine(text);
+    if (row) rows.push(row);
+    if (rows.length >= REPLAY_BATCH) await store();
+  }
+  await store();
+  unlinkSync(join(dir, name));
+  await db.delete(auditJournalMarks).where(eq(auditJournalMarks.file, name));
+}
