@@ -74,7 +74,7 @@ async function stopChild(child: ChildProcess) {
 /** The console's server as `npm start` runs it: embedded PGlite in dataDir, or the PostgreSQL of databaseUrl. */
 export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string; env?: NodeJS.ProcessEnv }): Promise<Running> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', LOG_LEVEL: 'warn', ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', ...options.env };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -21,7 +21,7 @@ import { AccessCache, accessHook, routeAccess } from './http/access.ts';
 import { ChangeFeed } from './db/changes.ts';
 import { ReadCache } from './http/cache.ts';
 import { isDiskFull, registerUploads } from './http/uploads.ts';
-import { withSafeSerializers } from './http/logging.ts';
+import { logRequest, withSafeSerializers } from './http/logging.ts';
 import { OPENAPI_TYPE, staticHeadersOf } from './http/headers.ts';
 import { refuseHostileInput } from './http/validation.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
@@ -125,6 +125,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: withSafeSerializers(options.logger ?? false),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    // One line per failed or slow request instead (http/logging.ts logRequest).
+    disableRequestLogging: true,
   });
   app.decorate('db', database.db);
   app.decorate('database', database);
@@ -140,8 +142,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await replicas.start();
   app.decorate('replicas', replicas);
   // Every answer counted by its route's template (not its URL: the label sets stay bounded).
+  const logging = { all: config.logRequests === 'all', slowMs: config.logSlowMs };
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(request, reply.statusCode, reply.elapsedTime, logging);
     done();
   });
   const changes = new ChangeFeed(database);

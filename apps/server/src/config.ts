@@ -29,6 +29,9 @@ export interface Config {
   /** Size limit of one photo in bytes. */
   photoLimit: number;
   logLevel: string;
+  /** Which requests get a log line: `slow` (the default: failed or slower than logSlowMs) or `all`. */
+  logRequests: 'slow' | 'all';
+  logSlowMs: number;
   /** Trust X-Forwarded-For from a load balancer (TRUST_PROXY=true), for the sign-in lockout by address. */
   trustProxy: boolean;
   /** The network's risk is assessed again this long after the last change to what it is made of (ms; 0: only when asked). */
@@ -80,6 +83,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parallelImportBytes: megabytes(env, 'PARALLEL_IMPORT_MB', 32),
     photoLimit: megabytes(env, 'PHOTO_LIMIT_MB', 10),
     logLevel: env.LOG_LEVEL ?? 'info',
+    logRequests: logRequests(env),
+    logSlowMs: seconds(env, 'LOG_SLOW_S', 1) * 1000,
     trustProxy: env.TRUST_PROXY === 'true',
     riskDelayMs: seconds(env, 'RISK_ASSESS_DELAY_S', 60) * 1000,
     alertDelayMs: seconds(env, 'ALERT_CHECK_DELAY_S', 1) * 1000,
@@ -94,6 +99,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: retentionDays(env),
     auditTrail: env.AUDIT_TRAIL !== 'off',
   };
+}
+
+function logRequests(env: NodeJS.ProcessEnv): Config['logRequests'] {
+  const value = (env.LOG_REQUESTS ?? 'slow').trim().toLowerCase();
+  if (value !== 'slow' && value !== 'all') throw new Error(`LOG_REQUESTS must be slow or all, not ${value}`);
+  return value;
 }
 
 /** '*' (the default), or origins separated by commas, each scheme://host[:port]. */

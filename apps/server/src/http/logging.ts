@@ -64,3 +64,18 @@ export function withSafeSerializers(logger: FastifyServerOptions['logger']): Fas
   const base = typeof logger === 'object' ? logger : {};
   return { ...base, serializers: { req: requestSerializer as never, err: loggableError as never, ...(base.serializers ?? {}) } };
 }
+
+/**
+ * One line per answered request that failed (5xx) or was slow, at the end of the request; every
+ * request with LOG_REQUESTS=all. Fastify's own two lines per request (received, completed) are
+ * off: at info they cost a third of a cheap answer's time.
+ */
+export function logRequest(request: FastifyRequest, statusCode: number, elapsedMs: number, options: { all: boolean; slowMs: number }) {
+  const failed = statusCode >= 500;
+  const slow = elapsedMs >= options.slowMs;
+  if (!failed && !slow && !options.all) return;
+  const line = { method: request.method, url: loggableUrl(request.url), statusCode, ms: Math.round(elapsedMs), remoteAddress: request.ip };
+  if (failed) request.log.error(line, 'request failed');
+  else if (slow) request.log.warn(line, 'slow request');
+  else request.log.info(line, 'request');
+}

@@ -248,6 +248,11 @@ describe('pipe imports', () => {
     expect(job.result).toMatchObject({ inserted: 12, updated: 0, deleted: before });
     expect(await pipeCount(api)).toBe(12);
     expect(await version()).not.toBe(tileBefore);
+    // Swapped in settled: every page all-visible (vacuumed before the swap), its statistics taken.
+    const [settled] = ((await demo.database.db.execute(sql`select c.relpages, c.relallvisible, c.reltuples::int as tuples
+      from pg_class c where c.oid = ${pipePartition(demo.ids.gas)}::regclass`)) as unknown as { rows: { relpages: number; relallvisible: number; tuples: number }[] }).rows;
+    expect(settled.relpages).toBeGreaterThan(0);
+    expect(settled).toMatchObject({ relallvisible: settled.relpages, tuples: 12 });
   });
 
   it('starts a job once, one job at a time, only for members who may import, and only in its enterprise', async () => {

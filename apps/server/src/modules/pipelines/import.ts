@@ -267,7 +267,12 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
     await copy.end();
     if (signal.aborted) throw new JobInterrupted();
     await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: reading.rowsRead });
+    // Swapped in settled: frozen and visible to index-only scans (no index yet, so the pass reads
+    // the rows once), so the first lists after an import do not each set hint bits and wait for
+    // autovacuum; and its statistics taken with its indexes, before any list plans against it.
+    await db.execute(sql`vacuum (freeze) ${sql.identifier(table)}`);
     await buildIndexesLike(db, 'pipes', table);
+    await db.execute(sql`analyze ${sql.identifier(table)}`);
     // The network's kept counts, made from the loaded rows before the swap (which fires no
     // statement trigger), so the swap holds the network no longer than it takes to swap.
     const counts = await queryRows<{ network_type: string; material: string; pipes: number; length_m: number }>(
@@ -314,9 +319,10 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
       try {
         const direct = options.mode === 'replace' || (options.mode === 'append' && (await keptPipeCount(db, job.enterpriseId)) === 0);
         await (direct ? importDirect : importStaged)(db, job, options, reading, batches, signal);
-        // Fresh statistics at once, so the list and the tiles plan for the new network size.
+        // Rows merged into the network: fresh statistics at once, so the list and the tiles plan
+        // for its new size (a loaded partition comes with its own).
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
-        if (ended?.status === 'measuring' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze ${sql.identifier(pipePartition(job.enterpriseId))}`);
+        if (!direct && ended?.status === 'measuring' && reading.rowsRead >= ANALYZE_AFTER_ROWS) await db.execute(sql`analyze ${sql.identifier(pipePartition(job.enterpriseId))}`);
       } catch (error) {
         // Another writer added one of these ids since they were checked.
         if (!uniqueViolation(error)) throw error;
