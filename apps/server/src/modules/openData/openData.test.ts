@@ -433,7 +433,7 @@ describe('OGC API Features for desktop GIS and other sites', () => {
 
   it('takes only personal tokens as key, and keeps every token out of the log', async () => {
     const lines: string[] = [];
-    const logged = await createTestApp({}, { level: 'info', stream: new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }) });
+    const logged = await createTestApp({ logRequests: 'all' }, { level: 'info', stream: new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }) });
     try {
       const ids = await demoEnterpriseIds(logged.app);
       const consoleToken = await login(logged.app, 'admin');
