@@ -13,3 +13,11 @@ export function lockNotAvailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** The PostgreSQL error code of a failed statement (SQLSTATE), on pg and on PGlite alike. */
+export function sqlState(error: unknown): string | null {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as never) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return null;
+}

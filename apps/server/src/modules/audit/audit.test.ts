@@ -161,11 +161,18 @@ describe('audit trail', () => {
       const [mark] = await db.select().from(auditJournalMarks).where(sql`${auditJournalMarks.file} = ${own}`);
       expect(mark.line).toBe(3);
       expect(failures).toEqual([]);
+      // A record the database refuses (here a status that is no number) is given up and counted; the others of its batch are stored.
+      writer.record({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-test', objectId: '4', outcome: 'ok', status: 200 });
+      writer.record({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-test', objectId: 'bad', outcome: 'ok', status: 'not a number' as unknown as number });
+      writer.record({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-test', objectId: '5', outcome: 'ok', status: 200 });
+      await writer.flushed();
+      expect(await objects('journal-test')).toEqual(['1', '2', '3', '4', '5']);
+      expect(failures).toHaveLength(1);
 
       // A server of this host that stopped (its process is gone) with lines 1-2 stored and 3-4 not,
       // the last line cut off as it stopped: 3 and 4 are stored when the next server starts, the cut line is not.
       const stopped = `${JOURNAL_HOST}~99999999~abcd~1.jsonl`;
-      const line = (id: string) => JSON.stringify({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-stopped', objectId: id, outcome: 'ok', status: 200, at: new Date().toISOString() });
+      const line = (id: string) => JSON.stringify({ kind: 'write', method: 'PUT', route: '/api/journal-test', object: 'journal-stopped', object_id: id, outcome: 'ok', status: 200, at: new Date().toISOString() });
       await writeFile(join(dir, stopped), `${['a', 'b', 'c', 'd'].map(line).join('\n')}\n{"kind":"wri`);
       await db.insert(auditJournalMarks).values({ file: stopped, line: 2 });
       // Another host's file (a DATA_DIR shared by servers) is left to its own server.

@@ -3,8 +3,9 @@ import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { sqlState } from '../../db/errors.ts';
 import { auditEvents, auditJournalMarks } from '../../db/schema.ts';
 
 /**
@@ -38,8 +39,8 @@ export class JournalFile {
     this.fd = openSync(path, 'a');
   }
 
-  append(row: AuditRow): number {
-    writeSync(this.fd!, `${JSON.stringify(row)}\n`);
+  append(line: string): number {
+    writeSync(this.fd!, `${line}\n`);
     return ++this.appended;
   }
 
@@ -60,10 +61,25 @@ export interface JournalPlace {
   line: number;
 }
 
-/** Inserts records and notes the journal lines they reach, in one transaction. */
-export async function storeRecords(db: Db, rows: AuditRow[], reached: Map<JournalFile | string, number>) {
+/** The table's columns a record fills (all but the key), by the schema's names: never a request's. */
+const COLUMNS = Object.entries(getTableColumns(auditEvents)).filter(([field]) => field !== 'id');
+const COLUMN_LIST = sql.raw(COLUMNS.map(([, column]) => `"${column.name}"`).join(', '));
+
+/** A record as one journal line: JSON keyed by column names, the form the insert reads too. */
+export function auditLine(row: AuditRow): string {
+  const values: Record<string, unknown> = {};
+  for (const [field, column] of COLUMNS) values[column.name] = row[field as keyof AuditRow] ?? null;
+  return JSON.stringify(values);
+}
+
+/**
+ * Inserts records (journal lines) and notes the journal lines they reach, in one transaction. The
+ * lines go as one JSON array read by json_populate_recordset: a third of the cost of binding each
+ * field of each row as a parameter, and the lines are not serialised again.
+ */
+export async function storeRecords(db: Db, lines: string[], reached: Map<JournalFile | string, number>) {
   await db.transaction(async (tx) => {
-    await tx.insert(auditEvents).values(rows);
+    await tx.execute(sql`insert into audit_events (${COLUMN_LIST}) select ${COLUMN_LIST} from json_populate_recordset(null::audit_events, ${`[${lines.join(',')}]`}::json)`);
     for (const [file, line] of reached) {
       const name = typeof file === 'string' ? file : file.name;
       await tx.insert(auditJournalMarks).values({ file: name, line }).onConflictDoUpdate({ target: auditJournalMarks.file, set: { line: sql`greatest(${auditJournalMarks.line}, excluded.line)` } });
@@ -72,7 +88,7 @@ export async function storeRecords(db: Db, rows: AuditRow[], reached: Map<Journa
 }
 
 /** An error of the record itself (bad data, a constraint): storing it again would fail again. */
-export const refusesTheRecord = (error: unknown) => /^2[23]/.test(String((error as { code?: unknown }).code ?? ''));
+export const refusesTheRecord = (error: unknown) => /^2[23]/.test(sqlState(error) ?? '');
 
 const alive = (pid: number) => {
   try {
@@ -83,13 +99,13 @@ const alive = (pid: number) => {
   }
 };
 
-const rowOfLine = (line: string): AuditRow | null => {
+/** A whole line of the journal (the last line of a server that stopped while writing it is cut: its answer never left). */
+const isWholeLine = (line: string) => {
   try {
-    const row = JSON.parse(line) as AuditRow & { at?: string };
-    return { ...row, at: row.at ? new Date(row.at) : undefined };
+    const value: unknown = JSON.parse(line);
+    return !!value && typeof value === 'object' && !Array.isArray(value);
   } catch {
-    // The last line of a server that stopped while writing it: its answer never left.
-    return null;
+    return false;
   }
 };
 
@@ -122,14 +138,14 @@ export class AuditJournal {
     return new JournalFile(name, join(this.dir, name));
   }
 
-  append(row: AuditRow): JournalPlace {
+  append(line: string): JournalPlace {
     if (this.current && this.current.appended >= LINES_PER_FILE) {
       this.finished.add(this.current);
       this.current.close();
       this.current = null;
     }
     this.current ??= this.begin();
-    return { file: this.current, line: this.current.append(row) };
+    return { file: this.current, line: this.current.append(line) };
   }
 
   /** After an insert: files finished and fully stored are removed with their mark. */
@@ -152,24 +168,23 @@ export class AuditJournal {
 async function replay(db: Db, dir: string, name: string) {
   const [mark] = await db.select({ line: auditJournalMarks.line }).from(auditJournalMarks).where(eq(auditJournalMarks.file, name));
   let line = 0;
-  let rows: AuditRow[] = [];
+  let lines: string[] = [];
   const store = async () => {
     try {
-      if (rows.length) await storeRecords(db, rows, new Map([[name, line]]));
+      if (lines.length) await storeRecords(db, lines, new Map([[name, line]]));
     } catch (error) {
       if (!refusesTheRecord(error)) throw error;
       // A record the database refuses (it was refused when first stored too): the others alone.
-      for (const row of rows) await storeRecords(db, [row], new Map()).catch((alone) => (refusesTheRecord(alone) ? undefined : Promise.reject(alone)));
+      for (const one of lines) await storeRecords(db, [one], new Map()).catch((alone) => (refusesTheRecord(alone) ? undefined : Promise.reject(alone)));
     }
-    rows = [];
+    lines = [];
   };
-  const lines = createInterface({ input: createReadStream(join(dir, name)), crlfDelay: Infinity });
-  for await (const text of lines) {
+  const reader = createInterface({ input: createReadStream(join(dir, name)), crlfDelay: Infinity });
+  for await (const text of reader) {
     line++;
     if (line <= (mark?.line ?? 0)) continue;
-    const row = rowOfLine(text);
-    if (row) rows.push(row);
-    if (rows.length >= REPLAY_BATCH) await store();
+    if (isWholeLine(text)) lines.push(text);
+    if (lines.length >= REPLAY_BATCH) await store();
   }
   await store();
   unlinkSync(join(dir, name));

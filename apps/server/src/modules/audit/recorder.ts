@@ -4,7 +4,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuditChange, AuditOutcome } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import type { Access, AuditConfig } from '../../http/context.ts';
-import { AuditJournal, refusesTheRecord, storeRecords, type AuditRow, type JournalFile, type JournalPlace } from './journal.ts';
+import { AuditJournal, auditLine, refusesTheRecord, storeRecords, type AuditRow, type JournalFile, type JournalPlace } from './journal.ts';
 
 /**
  * The audit trail's recorder: every write through the API (and every sign-in attempt) is one
@@ -143,7 +143,7 @@ const RETRY_MS = 1_000;
  * waiting for it would wait for a second commit; the journal keeps the record meanwhile.
  */
 export class AuditWriter {
-  private pending: { row: AuditRow; place: JournalPlace | null }[] = [];
+  private pending: { line: string; place: JournalPlace | null }[] = [];
   private storing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
@@ -156,8 +156,8 @@ export class AuditWriter {
   ) {}
 
   record(row: AuditRow) {
-    const withTime = { ...row, at: row.at ?? new Date() };
-    this.pending.push({ row: withTime, place: this.journal?.append(withTime) ?? null });
+    const line = auditLine({ ...row, at: row.at ?? new Date() });
+    this.pending.push({ line, place: this.journal?.append(line) ?? null });
     if (this.pending.length >= GROUP_MAX) void this.store();
     else this.timer ??= setTimeout(() => void this.store(), GROUP_MS);
   }
@@ -207,10 +207,10 @@ export class AuditWriter {
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
   }
 
-  private async insert(batch: { row: AuditRow; place: JournalPlace | null }[]) {
+  private async insert(batch: { line: string; place: JournalPlace | null }[]) {
     const reached = new Map<JournalFile, number>();
     for (const { place } of batch) if (place) reached.set(place.file, Math.max(reached.get(place.file) ?? 0, place.line));
-    await storeRecords(this.db, batch.map((entry) => entry.row), reached);
+    await storeRecords(this.db, batch.map((entry) => entry.line), reached);
     await this.journal?.stored(reached);
   }
 
