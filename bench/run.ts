@@ -42,6 +42,7 @@ import { measureConsoleWeight } from './console.ts';
 import { benchSettlement } from './settlement.ts';
 import { benchConstruction } from './construction.ts';
 import { benchPipeRisk } from './pipeRisk.ts';
+import { benchRequestLogging } from './logging.ts';
 import { benchAuditedWrites } from './audit.ts';
 import { benchReplicaReads } from './replica.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
@@ -51,7 +52,7 @@ const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
 const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
 /** Which parts run (all by default): console, api, settlement, construction, risk, audit, replica; the pipe parts (import, list, tiles) always do. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,settlement,construction,risk,audit,replica').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,logging,settlement,construction,risk,audit,replica').split(','));
 
 
 /** Imports the file as a user would (analysed, mapped by suggestion, replace mode) and waits for the job. */
@@ -388,6 +389,7 @@ async function main() {
     if (PARTS.has('settlement')) await benchSettlement(say);
     if (PARTS.has('construction')) await benchConstruction(say);
     if (PARTS.has('risk')) await benchPipeRisk(say);
+    if (PARTS.has('logging')) await benchRequestLogging(say);
     if (PARTS.has('audit')) await benchAuditedWrites(say);
     if (PARTS.has('replica')) await benchReplicaReads(say);
   } finally {

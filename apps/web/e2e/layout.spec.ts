@@ -9,6 +9,8 @@ test.describe('layouts', () => {
   test('document title, header realname and the footer on each listed route', async ({ page }) => {
     await signIn(page, 'admin');
     await expect(page).toHaveTitle('Projects - Urban Underground Pipeline Risk Monitoring System');
+    // The header names the product as the spec does, in full at a desktop width.
+    await expect(page.locator('.ant-pro-layout header h1').first()).toHaveText('Urban Underground Pipeline Risk Monitoring System');
     await expect(page.getByTestId('header-realname')).toHaveText('王建国');
     for (const path of FOOTER_HIDDEN) {
       await page.goto(path);

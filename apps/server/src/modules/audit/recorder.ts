@@ -43,7 +43,7 @@ export function auditValue(field: string, value: unknown): unknown {
   if (json === undefined) return null;
   if (json.length > MAX_VALUE_CHARS) return `(${json.length} characters)`;
   // PostgreSQL's jsonb cannot hold U+0000 (a refused request's body may): kept as U+FFFD.
-  return JSON.parse(json.replace(/\\u0000/g, '\\ufffd'));
+  return json.includes('\\u0000') ? JSON.parse(json.replace(/\\u0000/g, '\\ufffd')) : value;
 }
 
 /** JSON with object keys in order: the same value read twice compares equal whatever its keys' order. */
@@ -232,22 +232,26 @@ export async function registerAuditTrail(app: FastifyInstance, db: Db, journalDi
   app.decorate('auditTrail', writer);
   app.addHook('onClose', () => writer.drain());
   app.decorateRequest('auditBefore', undefined);
-  app.addHook('preHandler', async (request) => {
+  // Callback hooks, not async ones: they run on every request, and most are not audited writes.
+  app.addHook('preHandler', (request, _reply, done) => {
     const state = request.routeOptions.config?.audit?.state;
-    if (state && isAudited(request)) request.auditBefore = await state(request);
+    if (!state || !isAudited(request)) return done();
+    state(request).then((before) => {
+      request.auditBefore = before;
+      done();
+    }, done);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!isAudited(request)) return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
     // A write without a valid sign-in names no one and changed nothing: not recorded, so a flood
     // of them cannot fill the trail (sign-in attempts are, and are rate-limited).
-    if (reply.statusCode === 401 && !request.routeOptions.config?.audit?.signIn) return payload;
-    try {
-      writer.record(await auditRecord(request, reply, payload));
-    } catch (error) {
-      request.log.error({ err: error }, 'audit record not made');
-      request.server.metrics.auditFailures.inc();
-    }
-    return payload;
+    if (!isAudited(request) || (reply.statusCode === 401 && !request.routeOptions.config?.audit?.signIn)) return done(null, payload);
+    auditRecord(request, reply, payload)
+      .then((row) => writer.record(row))
+      .catch((error: unknown) => {
+        request.log.error({ err: error }, 'audit record not made');
+        request.server.metrics.auditFailures.inc();
+      })
+      .finally(() => done(null, payload));
   });
 }
 

@@ -82,8 +82,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   return (
     <div className={`console-layout${headerHidden ? ' header-hidden' : ''}${fullBleed ? ' full-bleed' : ''}`} data-testid="console-layout" data-layout={settings.layout} data-theme={settings.theme} data-content-width={contentWidth}>
       <ProLayout
-        // Under 1600 px the top menu needs the room of the long product title.
-        title={layout === 'top' && !screens.xxl ? t('app.titleShort') : t('app.title')}
+        // The spec's name of the product; shortened only on a phone, where the header lacks the room.
+        title={isMobile ? t('app.titleShort') : t('app.title')}
         // ProLayout titles the document from its menu, which layouts without a menu lack.
         pageTitleRender={() => documentTitle}
         logo="/logo.svg"
