@@ -124,6 +124,9 @@ test.describe('change password', () => {
     await register(page, username, `1360000432${testInfo.retry}`, 'Old12345');
     await signIn(page, username, 'Old12345');
     await page.goto('/enterprise/applyEnterprise');
+    // An invalid form is refused quietly: no unhandled promise rejection reaches the page.
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.getByTestId('avatar-menu').hover();
     await page.getByTestId('menu-change-password').click();
     const modal = page.locator('.ant-modal');
@@ -141,7 +144,9 @@ test.describe('change password', () => {
     await modal.getByLabel('Confirm new password').fill('New12345');
     await page.waitForTimeout(1100);
     await modal.getByRole('button', { name: 'Submit' }).click();
-    await expect(page.locator('.ant-message')).toContainText('passwordOld: the old password is wrong');
+    // Said under the field, naming it in words.
+    await expect(modal.locator('.ant-form-item-explain-error')).toHaveText('Old password: this is not your current password');
+    expect(pageErrors).toEqual([]);
 
     await page.waitForTimeout(1100);
     await modal.getByLabel('Old password').fill('Old12345');

@@ -155,6 +155,16 @@ test.describe('alert loop', () => {
     await page.screenshot({ path: testInfo.outputPath('alerts-zh.png') });
   });
 
+  test('an alert opened from the bell has its drawer uncovered: the bell list closes', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.getByTestId('alert-bell').click();
+    const list = page.getByTestId('alert-bell-list');
+    await expect(list).toBeVisible();
+    await list.locator('.ant-list-item').first().click();
+    await expect(page.getByTestId('alert-drawer')).toBeVisible();
+    await expect(list).toBeHidden();
+  });
+
   test('an open incident rises to the graver level its site is measured at, with a notice and a timeline entry', async ({ page }, testInfo) => {
     const token = await apiLogin('admin');
     const [water] = await enterpriseIds('admin');

@@ -57,7 +57,7 @@ const CORE_MESSAGES = {
   },
   'enterprise.notPending': { 'en-US': 'This request has already been decided', 'zh-CN': '该申请已处理' },
   'password.changed': { 'en-US': 'Password changed, please sign in again', 'zh-CN': '密码修改成功，请重新登录' },
-  'password.oldWrong': { 'en-US': 'passwordOld: the old password is wrong', 'zh-CN': 'passwordOld：原密码错误' },
+  'password.oldWrong': { 'en-US': 'Old password: this is not your current password', 'zh-CN': '原密码：与当前密码不符' },
   'password.reset': { 'en-US': 'Password reset, please sign in', 'zh-CN': '密码已重置，请登录' },
   'sms.sent': { 'en-US': 'Verification code sent', 'zh-CN': '验证码已发送' },
   'rate.tooMany': {

@@ -7,7 +7,8 @@ import { UserLayout } from './layouts/UserLayout.tsx';
 
 type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
-const to = (path: string) => () => redirect(path);
+/** A route that only redirects: no element of its own to render (React Router would warn of an empty leaf). */
+const to = (path: string) => ({ loader: () => redirect(path), element: null });
 const page = lazyPage;
 
 /** The page of each main-layout route of routing/menu.tsx. */
@@ -28,8 +29,8 @@ const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
 
 /** A menu route with its page (or its redirect). */
 function withPage({ path, handle, redirect: target, children }: MenuRoute): AppRoute {
-  if (children) return { path, handle, children: [...(target ? [{ index: true, loader: to(target) }] : []), ...children.map(withPage)] };
-  return target ? { path, handle, loader: to(target) } : { path, handle, lazy: MAIN_PAGES[path] };
+  if (children) return { path, handle, children: [...(target ? [{ index: true, ...to(target) }] : []), ...children.map(withPage)] };
+  return target ? { path, handle, ...to(target) } : { path, handle, lazy: MAIN_PAGES[path] };
 }
 
 /** Main enterprise layout: its children are the menu. */
@@ -40,6 +41,8 @@ export const routes: AppRoute[] = [
     id: 'root',
     element: <RootRoute />,
     errorElement: <RouteError />,
+    // Rendered while the first guard check runs (a moment): nothing, as before; declared so React Router does not warn.
+    HydrateFallback: () => null,
     loader: guardLoader,
     shouldRevalidate: () => true,
     children: [
@@ -48,12 +51,12 @@ export const routes: AppRoute[] = [
       {
         lazy: page(() => import('./QueryScope.tsx')),
         children: [
-          { path: '/', lazy: page(() => import('./layouts/BasicLayout.tsx')), handle: { name: 'index' }, children: [{ index: true, loader: to('/project/list') }, ...mainRoutes] },
+          { path: '/', lazy: page(() => import('./layouts/BasicLayout.tsx')), handle: { name: 'index' }, children: [{ index: true, ...to('/project/list') }, ...mainRoutes] },
           {
             path: '/project',
             lazy: page(() => import('./layouts/ProjectLayout.tsx')),
             children: [
-              { index: true, loader: to('/project/list') },
+              { index: true, ...to('/project/list') },
               {
                 path: '/project/info',
                 handle: { name: 'projectInfo', title: 'menu.projectInfo', permission: ['project'] },
@@ -61,7 +64,7 @@ export const routes: AppRoute[] = [
               },
             ],
           },
-          { path: '/superposition', loader: to('/project/poiControl') },
+          { path: '/superposition', ...to('/project/poiControl') },
           {
             lazy: page(() => import('./layouts/OverlayLayout.tsx')),
             children: [
@@ -72,7 +75,7 @@ export const routes: AppRoute[] = [
               },
             ],
           },
-          { path: '/saocom', loader: to('/platform/saocom') },
+          { path: '/saocom', ...to('/platform/saocom') },
           {
             lazy: page(() => import('./layouts/SatelliteLayout.tsx')),
             children: [
@@ -87,7 +90,7 @@ export const routes: AppRoute[] = [
             path: '/system',
             lazy: page(() => import('./layouts/SystemLayout.tsx')),
             children: [
-              { index: true, loader: to('/system/productionIntroduction') },
+              { index: true, ...to('/system/productionIntroduction') },
               {
                 path: '/system/productionIntroduction',
                 handle: { name: 'productionIntroduction', title: 'menu.productionIntroduction' },
@@ -126,14 +129,14 @@ export const routes: AppRoute[] = [
             lazy: page(() => import('../features/exception/NoEnterprisePage.tsx')),
           },
           { path: '/home', handle: { name: 'home', title: 'menu.home' }, lazy: page(() => import('../features/exception/HomePage.tsx')) },
-          { path: '/login', handle: { name: 'loginAlias' }, loader: to('/user/login') },
+          { path: '/login', handle: { name: 'loginAlias' }, ...to('/user/login') },
         ],
       },
       {
         path: '/user',
         element: <UserLayout />,
         children: [
-          { index: true, loader: to('/user/login') },
+          { index: true, ...to('/user/login') },
           { path: '/user/login', handle: { name: 'login', title: 'menu.login' }, lazy: page(() => import('../features/user/LoginPage.tsx')) },
           { path: '/user/register', handle: { name: 'register', title: 'menu.register' }, lazy: page(() => import('../features/user/RegisterPage.tsx')) },
           {
@@ -144,7 +147,7 @@ export const routes: AppRoute[] = [
           { path: '/user/recover', handle: { name: 'recover', title: 'menu.recover' }, lazy: page(() => import('../features/user/RecoverPage.tsx')) },
         ],
       },
-      { path: '*', loader: to('/404') },
+      { path: '*', ...to('/404') },
     ],
   },
 ];

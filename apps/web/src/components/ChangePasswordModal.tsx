@@ -23,12 +23,15 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
 
   const submit = async () => {
     if (!allowClick()) return;
-    const values = await form.validateFields();
+    // A form the fields refuse shows their messages; nothing is sent.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     try {
       const response = await authApi.changPassword({ passwordOld: values.passwordOld, passwordNew: values.passwordNew });
       if (!response.success) {
-        message.warning(response.message);
+        // The old password is the one field the server can refuse: said under it.
+        form.setFields([{ name: 'passwordOld', errors: [response.message] }]);
         return;
       }
       useSession.getState().clearSession();

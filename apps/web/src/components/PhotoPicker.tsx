@@ -1,8 +1,10 @@
 import { Button, Upload } from 'antd';
 import { CameraOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
 
-/** Photos chosen for a step's entry (up to `max`), sent after the entry is written. */
-export function PhotoPicker({ photos, onChange, max, label, testId }: { photos: File[]; onChange: (photos: File[]) => void; max: number; label: string; testId: string }) {
+/** Photos chosen for a step's entry (up to `max`), sent after the entry is written. Its form item carries the label ("Photos (up to 3)"). */
+export function PhotoPicker({ photos, onChange, max, testId }: { photos: File[]; onChange: (photos: File[]) => void; max: number; testId: string }) {
+  const { t } = useTranslation();
   return (
     <Upload
       accept="image/jpeg,image/png,image/webp,image/heic"
@@ -16,7 +18,7 @@ export function PhotoPicker({ photos, onChange, max, label, testId }: { photos: 
       }}
       onRemove={(file) => onChange(photos.filter((_, i) => String(i) !== file.uid))}
     >
-      {photos.length < max && <Button icon={<CameraOutlined />} data-testid={testId}>{label}</Button>}
+      {photos.length < max && <Button icon={<CameraOutlined />} data-testid={testId}>{t('common.addPhoto')}</Button>}
     </Upload>
   );
 }

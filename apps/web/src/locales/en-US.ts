@@ -2,7 +2,6 @@
 const enUS = {
   app: {
     title: 'Urban Underground Pipeline Risk Monitoring System',
-    titleShort: 'Pipeline Risk Monitoring',
     description: 'Satellite leak detection, ground settlement and construction risk for buried pipe networks',
     loading: 'Loading…',
   },
@@ -186,6 +185,7 @@ const enUS = {
     different: 'The two passwords are different!',
   },
   common: {
+    addPhoto: 'Add photo',
     ok: 'OK',
     cancel: 'Cancel',
     save: 'Save',

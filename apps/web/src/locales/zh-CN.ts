@@ -4,7 +4,6 @@ import type { Messages } from './en-US.ts';
 const zhCN: Messages = {
   app: {
     title: '城市地下管网风险监测系统',
-    titleShort: '管网风险监测',
     description: '面向地下管网的卫星漏损探测、地面沉降与施工风险监测',
     loading: '加载中…',
   },
@@ -188,6 +187,7 @@ const zhCN: Messages = {
     different: '两次输入的密码不一致！',
   },
   common: {
+    addPhoto: '添加照片',
     ok: '确定',
     cancel: '取消',
     save: '保存',

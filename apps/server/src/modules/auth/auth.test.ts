@@ -314,7 +314,7 @@ describe('POST /api/user/changPassword', () => {
   it('refuses a wrong old password and a new password with other characters than letters and digits', async () => {
     const token = await login(demo.app, 'viewer');
     const wrongOld = await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: 'passwordOld=nope12345&passwordNew=Newpass123' });
-    expect(wrongOld.json()).toMatchObject({ success: false, message: 'passwordOld: the old password is wrong' });
+    expect(wrongOld.json()).toMatchObject({ success: false, message: 'Old password: this is not your current password' });
     const symbols = await as(demo.app, token)({ method: 'POST', url: '/api/user/changPassword', headers: form, payload: `passwordOld=${DEMO_PASSWORD}&passwordNew=new-pass!` });
     expect(symbols.statusCode).toBe(400);
     expect(symbols.json().message).toBe('passwordNew: only letters or digits are allowed');

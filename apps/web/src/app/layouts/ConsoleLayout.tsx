@@ -82,8 +82,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   return (
     <div className={`console-layout${headerHidden ? ' header-hidden' : ''}${fullBleed ? ' full-bleed' : ''}`} data-testid="console-layout" data-layout={settings.layout} data-theme={settings.theme} data-content-width={contentWidth}>
       <ProLayout
-        // The spec's name of the product; shortened only on a phone, where the header lacks the room.
-        title={isMobile ? t('app.titleShort') : t('app.title')}
+        // The spec's name of the product, whole (a phone's header shows the logo only).
+        title={t('app.title')}
         // ProLayout titles the document from its menu, which layouts without a menu lack.
         pageTitleRender={() => documentTitle}
         logo="/logo.svg"
@@ -139,7 +139,8 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         headerTitleRender={(logo, title) => (
           <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8 }} data-testid="header-title">
             {logo}
-            {!isMobile && title}
+            {/* Under 1600 px the top menu needs the room of the long name: it goes on two lines. */}
+            {!isMobile && <span className={layout === 'top' && !screens.xxl ? 'layout-title-two-lines' : undefined}>{title}</span>}
             {subtitle && !isMobile && <span className="layout-subtitle">{subtitle}</span>}
           </Link>
         )}

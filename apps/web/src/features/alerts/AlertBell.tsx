@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Badge, Button, Empty, List, Popover, Space, Typography, notification } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -35,7 +35,11 @@ export function AlertBell() {
   const summary = useQuery({ queryKey: ['alerts', enterpriseID, 'summary'], queryFn: alertApi.summary, enabled: allowed && Boolean(enterpriseID) });
   const latest = useQuery({ queryKey: ['alerts', enterpriseID, 'incidents', { state: 'new', bell: true }], queryFn: () => alertApi.incidents({ state: 'new', page: 1, pageSize: 6 }), enabled: allowed && Boolean(enterpriseID) });
 
-  const open = (id: number) => navigate('/risk/alerts', { state: { incidentId: id } });
+  const [listOpen, setListOpen] = useState(false);
+  const open = (id: number) => {
+    setListOpen(false);
+    navigate('/risk/alerts', { state: { incidentId: id } });
+  };
   // Incidents raised (or raised to a graver level) together, by a rule's run over a new delivery,
   // make one notice of each kind, not one each.
   const batches = useRef<Record<Noticed, { events: IncidentLiveEvent[]; timer: ReturnType<typeof setTimeout> | null }>>({ raised: { events: [], timer: null }, escalated: { events: [], timer: null } });
@@ -87,14 +91,16 @@ export function AlertBell() {
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alerts.bell.none')} />
       )}
-      <Button type="link" block onClick={() => navigate('/risk/alerts')} data-testid="alert-bell-all">{t('alerts.bell.all')}</Button>
+      <Button type="link" block onClick={() => (setListOpen(false), navigate('/risk/alerts'))} data-testid="alert-bell-all">{t('alerts.bell.all')}</Button>
     </div>
   );
   return (
-    <Popover content={content} title={t('alerts.bell.title', { count })} trigger="click" placement="bottomRight">
-      <span style={{ padding: '0 8px', cursor: 'pointer' }} data-testid="alert-bell" aria-label={t('alerts.bell.title', { count })}>
-        <Badge count={count} size="small" overflowCount={99} data-testid="alert-bell-count">
-          <BellOutlined style={{ fontSize: 16 }} />
+    // Closed when an alert opens from it, so it does not cover the alert's drawer.
+    <Popover content={content} title={t('alerts.bell.title', { count })} trigger="click" placement="bottomRight" open={listOpen} onOpenChange={setListOpen}>
+      <span style={{ padding: '0 12px 0 8px', cursor: 'pointer' }} data-testid="alert-bell" aria-label={t('alerts.bell.title', { count })}>
+        {/* The count beside the bell (offset), not over it; the bell in the header's own colour. */}
+        <Badge count={count} size="small" overflowCount={99} offset={[8, -2]} style={{ boxShadow: 'none' }} className="alert-bell-badge" data-testid="alert-bell-count">
+          <BellOutlined style={{ fontSize: 16, color: 'inherit' }} />
         </Badge>
       </span>
     </Popover>

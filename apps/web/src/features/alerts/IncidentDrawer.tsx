@@ -4,6 +4,7 @@ import { CameraOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { ALERT_PHOTOS_MAX, ALERT_STEP_FROM, RULE_ACTIONS, type AlertAction, type AlertEvent, type AlertSource, type AlertStep, type IncidentDetail } from '@console/contract';
 import { alertApi } from '../../api/alerts.ts';
@@ -60,6 +61,8 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['alerts', enterpriseID] });
 
   if (!incident) return null;
+  // A closed incident's entries take no more photos here (a phone's queued ones still arrive).
+  const ended = incident.state === 'closed' || incident.state === 'falseAlarm';
   const may = (step: AlertStep) => {
     if (!canWork || !ALERT_STEP_FROM[step].includes(incident.state)) return false;
     if (step === 'accept' || step === 'handle') return incident.assignedToMe || isAdmin;
@@ -183,7 +186,7 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
             testId="alert-timeline"
             entries={[...incident.events].reverse().map((e) => ({
               id: e.id,
-              title: t(`alerts.events.${e.action}`) + (e.fromState !== e.toState && e.action !== 'raise' ? ` → ${t(`alerts.state.${e.toState}`)}` : ''),
+              title: eventTitle(e, t),
               color: e.action === 'clear' ? 'green' : e.action === 'escalate' || e.toState === 'new' ? 'red' : e.toState === 'closed' ? 'green' : e.toState === 'falseAlarm' ? 'gray' : 'blue',
               at: e.at,
               userName: e.userName,
@@ -199,7 +202,7 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
               extra: (
                 <Space wrap style={{ marginTop: 4 }}>
                   <Image.PreviewGroup>{e.photos.map((p) => <KeptImage key={p.id} id={p.id} fileName={p.fileName} load={alertApi.photoBlob} size={64} testId="alert-photo" />)}</Image.PreviewGroup>
-                  {canWork && (e.byMe || isAdmin) && !(RULE_ACTIONS as readonly AlertAction[]).includes(e.action) && e.photos.length < ALERT_PHOTOS_MAX && (
+                  {canWork && !ended && (e.byMe || isAdmin) && !(RULE_ACTIONS as readonly AlertAction[]).includes(e.action) && e.photos.length < ALERT_PHOTOS_MAX && (
                     <Upload accept="image/jpeg,image/png,image/webp,image/heic" showUploadList={false} beforeUpload={(file) => { void addPhoto(e, file); return false; }}>
                       <Button size="small" type="text" icon={<CameraOutlined />}>{t('alerts.detail.addPhoto')}</Button>
                     </Upload>
@@ -243,11 +246,18 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
           )}
           {(stepping === 'handle' || stepping === 'note') && (
             <Form.Item label={t('alerts.form.photos')}>
-              <PhotoPicker photos={photos} onChange={setPhotos} max={ALERT_PHOTOS_MAX} label={t('alerts.form.photos')} testId="alert-photos" />
+              <PhotoPicker photos={photos} onChange={setPhotos} max={ALERT_PHOTOS_MAX} testId="alert-photos" />
             </Form.Item>
           )}
         </Form>
       </StepModal>
     </Drawer>
   );
+}
+
+/** A timeline entry's title: the step, and the state it led to unless the step already says it ("Confirmed", not "Confirmed → Confirmed"). */
+function eventTitle(e: { action: string; fromState: string | null; toState: string }, t: TFunction): string {
+  const step = t(`alerts.events.${e.action}`);
+  const state = t(`alerts.state.${e.toState}`);
+  return e.fromState !== e.toState && e.action !== 'raise' && state !== step ? `${step} → ${state}` : step;
 }

@@ -235,7 +235,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
               <Form.Item name="person" label={t('construction.step.person')} rules={required}><Input maxLength={40} data-testid="step-person" /></Form.Item>
               <Form.Item name="remark" label={t('construction.step.remark')} rules={required}><Input.TextArea rows={3} maxLength={2000} data-testid="step-remark" /></Form.Item>
               <Form.Item label={t('construction.step.photos')}>
-                <PhotoPicker photos={photos} onChange={setPhotos} max={WATCH_PHOTOS_MAX} label={t('construction.step.photos')} testId="step-photos" />
+                <PhotoPicker photos={photos} onChange={setPhotos} max={WATCH_PHOTOS_MAX} testId="step-photos" />
               </Form.Item>
             </>
           )}

@@ -58,11 +58,13 @@ function Panel({ title, children, testId, height }: { title: string; children: R
   );
 }
 
+/** A figure of the screen: a number with its thousands separated in the reader's language. */
 function Figure({ label, value, unit, color }: { label: string; value: ReactNode; unit?: string; color?: string }) {
+  const { i18n } = useTranslation();
   return (
     <div className="datav-figure">
       <div className="datav-figure-value" style={{ color }}>
-        {value}
+        {typeof value === 'number' ? value.toLocaleString(i18n.language) : value}
         {unit && <small>{unit}</small>}
       </div>
       <div className="datav-figure-label">{label}</div>
@@ -91,7 +93,7 @@ const bars = (names: string[], values: number[], colors: string[] | string, unit
  * alerts rolling by. New alerts and state changes arrive live from the alert stream.
  */
 export default function DatavPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { scale, left, top } = useCanvasPlacement();
@@ -176,7 +178,7 @@ export default function DatavPage() {
               {RISK_LEVELS.map((l) => (
                 <span key={l}>
                   <i style={{ background: RISK_LEVEL_COLORS[l] }} />
-                  {t(`alerts.levelName.${l}`)} {o?.risk ? o.risk.levels[l].toLocaleString() : ''}
+                  {t(`alerts.levelName.${l}`)} {o?.risk ? o.risk.levels[l].toLocaleString(i18n.language) : ''}
                 </span>
               ))}
             </div>
@@ -184,8 +186,8 @@ export default function DatavPage() {
           <div className="datav-strip">
             <Panel title={t('datav.settlement')} testId="datav-settlement" height={150}>
               <div className="datav-figures datav-figures-row">
-                <Figure label={t('datav.points')} value={o ? o.settlement.points.toLocaleString() : '-'} />
-                <Figure label={t('datav.segments')} value={o ? o.settlement.segments.toLocaleString() : '-'} />
+                <Figure label={t('datav.points')} value={o ? o.settlement.points : '-'} />
+                <Figure label={t('datav.segments')} value={o ? o.settlement.segments : '-'} />
                 <Figure label={t('datav.warn')} value={o?.settlement.warn ?? '-'} color="#ffc53d" />
                 <Figure label={t('datav.alarm')} value={o?.settlement.alarm ?? '-'} color="#ff4d4f" />
               </div>

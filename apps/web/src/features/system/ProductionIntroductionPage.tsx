@@ -59,7 +59,7 @@ function figureOf(key: ModuleKey, o: DatavOverview, t: (key: string, values?: Re
     case 'construction':
       return o.construction.total ? t('intro.modules.construction.figure', { total: n(o.construction.total), threats: n(o.construction.openThreats) }) : null;
     case 'weather':
-      return o.weather.places.length ? t('intro.modules.weather.figure', { warnings: o.weather.warnings.length }) : null;
+      return o.weather.places.length ? t('intro.modules.weather.figure', { count: o.weather.warnings.length }) : null;
     case 'pipeRisk':
       return o.risk ? t('intro.modules.pipeRisk.figure', { high: n(o.risk.levels.I + o.risk.levels.II), segments: n(o.risk.segments) }) : null;
     case 'alerts':

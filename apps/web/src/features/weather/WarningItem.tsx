@@ -29,10 +29,17 @@ export function ruleText(t: TFunction, w: WeatherWarning): string | null {
   return null;
 }
 
+/** A warning's type in the reader's language: the rule's, else the official event (CMA's signal names known, others as issued). */
+export function warningType(w: WeatherWarning, t: TFunction): string {
+  if (w.type !== 'other') return t(`weather.type.${w.type}`);
+  if (!w.event) return t('weather.type.other');
+  return t(`weather.event.${w.event}`, { defaultValue: w.event });
+}
+
 /** The tag of a warning: its type (or the official event) and level in the level's colour. */
 export function WarningTag({ warning: w }: { warning: WeatherWarning }) {
   const { t } = useTranslation();
-  const type = w.type === 'other' ? (w.event ?? t('weather.type.other')) : t(`weather.type.${w.type}`);
+  const type = warningType(w, t);
   if (!w.level) return <Tag>{type}</Tag>;
   return (
     <Tag color={WARNING_LEVEL_COLORS[w.level]} style={w.level === 'III' ? { color: '#614700' } : undefined}>

@@ -14,7 +14,7 @@ import { LazyChart as Chart } from '../../components/LazyChart.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
-import { WarningItem, WarningTag, isActive } from './WarningItem.tsx';
+import { WarningItem, WarningTag, isActive, warningType } from './WarningItem.tsx';
 import { WeatherSourceModal } from './WeatherSourceModal.tsx';
 import { WeatherUploadModal } from './WeatherUploadModal.tsx';
 
@@ -127,7 +127,7 @@ export default function WeatherPage() {
   const current = inPeriod.find((w) => w.id === selected) ?? inPeriod[0];
   const overlays = useMemo(
     () => [
-      { key: 'warning', features: current ? [{ id: current.id, geometry: current.area, color: current.level ? WARNING_LEVEL_COLORS[current.level] : '#8c8c8c', outline: false, label: `${current.type === 'other' ? (current.event ?? '') : t(`weather.type.${current.type}`)} ${current.level ?? ''}` }] : [] },
+      { key: 'warning', features: current ? [{ id: current.id, geometry: current.area, color: current.level ? WARNING_LEVEL_COLORS[current.level] : '#8c8c8c', outline: false, label: `${warningType(current, t)} ${current.level ?? ''}` }] : [] },
       { key: 'places', features: list.map((p) => ({ id: p.id, geometry: { type: 'Point' as const, coordinates: [p.lon, p.lat] }, color: p.id === placeId ? '#141414' : '#595959', label: p.name, text: currentValues(t, p), textRow: 1 })), onClick: (id: number) => setPlaceId(id) },
     ],
     [current, list, placeId, t],

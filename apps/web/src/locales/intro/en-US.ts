@@ -21,7 +21,7 @@ const messages = {
     settlement: { title: 'Settlement monitoring', text: 'InSAR points coloured by velocity, time series, pipe profiles, and the segments on moving ground ranked against thresholds.', figure: '{{points}} points, {{alarm}} segments past their alarm' },
     construction: { title: 'Construction risk', text: 'Third-party works measured against the pipes, gas protection ranges, the case from review to closure with the watch log.', figure: '{{total}} sites, {{threats}} open threats' },
     riskProne: { title: 'Risk-prone areas', text: 'Waterlogging points, voids, collapses and hazard zones with the pipes inside them, and their remediation.', figure: '' },
-    weather: { title: 'Weather', text: 'Observations, forecasts and CMA warning signals, and what each warning touches on the network.', figure: '{{warnings}} warning(s) in force' },
+    weather: { title: 'Weather', text: 'Observations, forecasts and CMA warning signals, and what each warning touches on the network.', figure_one: '{{count}} warning in force', figure_other: '{{count}} warnings in force' },
     pipeRisk: { title: 'Composite pipe risk', text: 'A level I-IV for every segment with each factor\'s contribution, a flag where one factor is at its maximum, and its history.', figure: '{{high}} segments at level I or II of {{segments}}' },
     alerts: { title: 'Alerts', text: 'Alerts from every monitor and by hand, worked to closure with deadlines, supervision and a timeline; the bell shows new ones live.', figure: '{{open}} open incidents, {{overdue}} overdue' },
     datav: { title: 'Big screen', text: 'A 1920×1080 wall screen with the risk map, every monitor\'s figures and the rolling alert board.', figure: '' },

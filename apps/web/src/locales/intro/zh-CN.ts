@@ -22,7 +22,7 @@ const messages: IntroMessages = {
     settlement: { title: '沉降监测', text: 'InSAR 监测点按速率着色，时序曲线、管线剖面，以及按阈值排序的沉降管段。', figure: '{{points}} 个监测点，{{alarm}} 个管段超过报警阈值' },
     construction: { title: '施工风险', text: '第三方施工与管线的距离、燃气保护范围，从研判到关闭的案件与看护记录。', figure: '{{total}} 个工地，{{threats}} 个威胁未解除' },
     riskProne: { title: '易发区风险', text: '内涝点、空洞、塌陷和地质灾害区，其中的管线及整治过程。', figure: '' },
-    weather: { title: '气象监测', text: '观测、预报与气象预警信号，以及每个预警影响的管网。', figure: '{{warnings}} 个预警生效中' },
+    weather: { title: '气象监测', text: '观测、预报与气象预警信号，以及每个预警影响的管网。', figure_one: '{{count}} 个预警生效中', figure_other: '{{count}} 个预警生效中' },
     pipeRisk: { title: '管道综合风险', text: '每个管段 I-IV 级风险及各因子贡献，单因子达到最高时标记，并记录等级变化。', figure: '{{segments}} 个管段中 {{high}} 个为 I、II 级' },
     alerts: { title: '预警处置', text: '各专项和人工上报的预警，按期限派单、督办并留痕处置，顶栏铃铛实时提示新预警。', figure: '{{open}} 个未闭环事件，{{overdue}} 个超期' },
     datav: { title: '监管大屏', text: '1920×1080 大屏：风险地图、各专项指标和滚动预警。', figure: '' },

@@ -19,12 +19,15 @@ const messages = {
   warnings: 'Warnings',
   noWarnings: 'No warnings in this period',
   active: 'Active',
-  activeNow: '{{count}} warning(s) in force now:',
+  activeNow_one: '{{count}} warning in force now:',
+  activeNow_other: '{{count}} warnings in force now:',
   cancelled: 'Cancelled',
   official: 'Official · {{sender}}',
   measures: 'Measures',
   msgType: { Alert: 'issued', Update: 'updated', Cancel: 'cancelled' },
   type: { rainstorm: 'Rainstorm', coldWave: 'Cold wave', gale: 'Gale', heat: 'Heat', other: 'Other' },
+  /** CMA's warning signals by their official names (an event not here is shown as issued). */
+  event: { '台风': 'Typhoon', '暴雨': 'Rainstorm', '暴雪': 'Snowstorm', '寒潮': 'Cold wave', '大风': 'Gale', '沙尘暴': 'Sandstorm', '高温': 'Heat', '干旱': 'Drought', '雷电': 'Lightning', '雷雨大风': 'Thunderstorm gale', '冰雹': 'Hail', '霜冻': 'Frost', '大雾': 'Fog', '霾': 'Haze', '道路结冰': 'Road icing', '森林火险': 'Forest fire danger', '低温': 'Low temperature', '持续低温': 'Lasting low temperature', '强对流': 'Severe convection' },
   levelName: { I: 'Red (I)', II: 'Orange (II)', III: 'Yellow (III)', IV: 'Blue (IV)' },
   basis: { observed: 'observed', forecast: 'forecast' },
   rule: {

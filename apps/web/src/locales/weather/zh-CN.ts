@@ -21,12 +21,15 @@ const messages: typeof enUS = {
   warnings: '预警',
   noWarnings: '该时段无预警',
   active: '生效中',
-  activeNow: '当前生效预警 {{count}} 条：',
+  activeNow_one: '当前生效预警 {{count}} 条：',
+  activeNow_other: '当前生效预警 {{count}} 条：',
   cancelled: '已解除',
   official: '官方 · {{sender}}',
   measures: '防御措施',
   msgType: { Alert: '发布', Update: '更新', Cancel: '解除' },
   type: { rainstorm: '暴雨', coldWave: '寒潮', gale: '大风', heat: '高温', other: '其他' },
+  /** CMA's warning signals by their official names (an event not here is shown as issued). */
+  event: { '台风': '台风', '暴雨': '暴雨', '暴雪': '暴雪', '寒潮': '寒潮', '大风': '大风', '沙尘暴': '沙尘暴', '高温': '高温', '干旱': '干旱', '雷电': '雷电', '雷雨大风': '雷雨大风', '冰雹': '冰雹', '霜冻': '霜冻', '大雾': '大雾', '霾': '霾', '道路结冰': '道路结冰', '森林火险': '森林火险', '低温': '低温', '持续低温': '持续低温', '强对流': '强对流' },
   levelName: { I: '红色（I 级）', II: '橙色（II 级）', III: '黄色（III 级）', IV: '蓝色（IV 级）' },
   basis: { observed: '实况', forecast: '预报' },
   rule: {
