@@ -150,3 +150,26 @@ export async function alternating<T>(ours: () => Promise<T>, peer: () => Promise
 }
 
 export const describeLoad = (l: Load) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${l.failures ? `, ${l.failures} failed` : ''}`;
+
+/** A load run with the CPU time the server's process spent on it. */
+export interface LoadWithCpu extends Load {
+  cpu: number;
+  requests: number;
+}
+
+/** Runs `load` against `server`, counting its process's CPU-seconds meanwhile. */
+export async function loadWithCpu(server: Running, path: string, headers: Record<string, string>, request: Parameters<typeof load>[2] = {}): Promise<LoadWithCpu> {
+  const before = await cpuSeconds(server.pid);
+  const result = await load(`${server.url}${path}`, headers, request);
+  const cpu = (await cpuSeconds(server.pid)) - before;
+  return { ...result, cpu, requests: result.requestsPerSecond * SECONDS };
+}
+
+/** Runs of one side together: mean rate and p50, worst p99, CPU-seconds per 1,000 requests. */
+export const meanWithCpu = (runs: LoadWithCpu[]) => ({
+  requestsPerSecond: runs.reduce((s, r) => s + r.requestsPerSecond, 0) / runs.length,
+  p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
+  p99: Math.max(...runs.map((r) => r.p99)),
+  failures: runs.reduce((s, r) => s + r.failures, 0),
+  cpuPerThousand: (1000 * runs.reduce((s, r) => s + r.cpu, 0)) / runs.reduce((s, r) => s + r.requests, 0),
+});

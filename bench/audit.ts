@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emptyServerDatabase } from './support.ts';
-import { alternating, cpuSeconds, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, type Load, type Running } from './api.ts';
+import { alternating, CONNECTIONS, describeLoad, loadWithCpu, meanWithCpu, signedInHeaders, startConsoleServer, type Running } from './api.ts';
 
 const WRITES = [
   {
@@ -29,25 +29,8 @@ const WRITES = [
   { name: 'map settings (before/after)', path: '/api/enterprise/mapSettings', body: { serviceType: 'none', srid: 4326, tileSize: 256, zoomLevel: 11 } },
 ];
 
-interface Measured extends Load {
-  cpu: number;
-  requests: number;
-}
-
-async function measure(server: Running, headers: Record<string, string>, write: (typeof WRITES)[number], connections: number): Promise<Measured> {
-  const before = await cpuSeconds(server.pid);
-  const result = await load(`${server.url}${write.path}`, { ...headers, 'content-type': 'application/json' }, { method: 'PUT', body: JSON.stringify(write.body), connections });
-  const cpu = (await cpuSeconds(server.pid)) - before;
-  return { ...result, cpu, requests: result.requestsPerSecond * Number(process.env.BENCH_API_SECONDS ?? 5) };
-}
-
-const mean = (runs: Measured[]) => ({
-  requestsPerSecond: runs.reduce((s, r) => s + r.requestsPerSecond, 0) / runs.length,
-  p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
-  p99: Math.max(...runs.map((r) => r.p99)),
-  failures: runs.reduce((s, r) => s + r.failures, 0),
-  cpuPerThousand: (1000 * runs.reduce((s, r) => s + r.cpu, 0)) / runs.reduce((s, r) => s + r.requests, 0),
-});
+const measure = (server: Running, headers: Record<string, string>, write: (typeof WRITES)[number], connections: number) =>
+  loadWithCpu(server, write.path, { ...headers, 'content-type': 'application/json' }, { method: 'PUT', body: JSON.stringify(write.body), connections });
 
 async function compare(kind: string, start: (audit: boolean) => Promise<Running>, say: (line: string) => void) {
   const audited = await start(true);
@@ -61,8 +44,8 @@ async function compare(kind: string, start: (audit: boolean) => Promise<Running>
       // Two rounds (off, on, on, off each, after a warm-up): four runs a side, as runs here scatter by 10 % and more.
       const first = await alternating(on, off);
       const second = await alternating(on, off);
-      const ours = mean([...first.ours, ...second.ours]);
-      const peer = mean([...first.peer, ...second.peer]);
+      const ours = meanWithCpu([...first.ours, ...second.ours]);
+      const peer = meanWithCpu([...first.peer, ...second.peer]);
       const ratio = ours.requestsPerSecond / peer.requestsPerSecond;
       say(`  ${kind}, ${`${write.name}, ${connections} conn.`.padEnd(38)} audited   ${describeLoad(ours)}, ${ours.cpuPerThousand.toFixed(2)} CPU-s per 1,000 writes`);
       say(`  ${' '.repeat(kind.length)}  ${''.padEnd(38)} unaudited ${describeLoad(peer)}, ${peer.cpuPerThousand.toFixed(2)} CPU-s per 1,000 writes`);

@@ -9,27 +9,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alternating, cpuSeconds, CONNECTIONS, describeLoad, load, signedInHeaders, startConsoleServer, type Load, type Running } from './api.ts';
+import { alternating, CONNECTIONS, describeLoad, loadWithCpu, meanWithCpu, signedInHeaders, startConsoleServer, type Running } from './api.ts';
 
-interface Measured extends Load {
-  cpu: number;
-  requests: number;
-}
-
-async function measure(server: Running, headers: Record<string, string>): Promise<Measured> {
-  const before = await cpuSeconds(server.pid);
-  const result = await load(`${server.url}/api/getUserPermission`, headers);
-  const cpu = (await cpuSeconds(server.pid)) - before;
-  return { ...result, cpu, requests: result.requestsPerSecond * Number(process.env.BENCH_API_SECONDS ?? 5) };
-}
-
-const mean = (runs: Measured[]) => ({
-  requestsPerSecond: runs.reduce((s, r) => s + r.requestsPerSecond, 0) / runs.length,
-  p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
-  p99: Math.max(...runs.map((r) => r.p99)),
-  failures: runs.reduce((s, r) => s + r.failures, 0),
-  cpuPerThousand: (1000 * runs.reduce((s, r) => s + r.cpu, 0)) / runs.reduce((s, r) => s + r.requests, 0),
-});
+const measure = (server: Running, headers: Record<string, string>) => loadWithCpu(server, '/api/getUserPermission', headers);
 
 export async function benchRequestLogging(say: (line: string) => void) {
   const [load1, load5] = (await import('node:os')).loadavg();
@@ -47,8 +29,8 @@ export async function benchRequestLogging(say: (line: string) => void) {
         const oursHeaders = await signedInHeaders(ours.url, 'admin', 'Demo123456');
         const quietHeaders = await signedInHeaders(quiet.url, 'admin', 'Demo123456');
         const runs = await alternating(() => measure(ours, oursHeaders), () => measure(quiet, quietHeaders));
-        const a = mean(runs.ours);
-        const b = mean(runs.peer);
+        const a = meanWithCpu(runs.ours);
+        const b = meanWithCpu(runs.peer);
         say(`  ${name.padEnd(40)} ${describeLoad(a)}, ${a.cpuPerThousand.toFixed(2)} CPU-s per 1,000 requests`);
         say(`  ${'LOG_LEVEL=warn (no line)'.padEnd(40)} ${describeLoad(b)}, ${b.cpuPerThousand.toFixed(2)} CPU-s per 1,000 requests`);
         say(`  ${''.padEnd(40)} at ${((100 * a.requestsPerSecond) / b.requestsPerSecond).toFixed(1)} % of the quiet server's rate, ${((100 * a.cpuPerThousand) / b.cpuPerThousand).toFixed(1)} % of its CPU per request (goal for the default: within 10 %)`);
