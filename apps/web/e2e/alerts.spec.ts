@@ -315,6 +315,11 @@ test.describe('alert loop', () => {
     await page.goto('/risk/alerts');
     await page.getByTestId('alerts-channels').click();
     await page.getByTestId('channels-add').click();
+    // The editor opens over the list with a zoom: its select is opened once it has settled, or the
+    // dropdown is placed where the select was mid-animation and the click lands on a label.
+    const editor = page.locator('.ant-modal', { has: page.getByTestId('channel-kind') });
+    await expect(editor).toBeVisible();
+    await expect(editor).not.toHaveClass(/ant-zoom/);
     await page.getByTestId('channel-kind').click();
     await page.locator('.ant-select-item-option', { hasText: 'WeCom group robot' }).click();
     await page.getByTestId('channel-name').fill('抢修群');
