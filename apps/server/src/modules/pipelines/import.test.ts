@@ -248,11 +248,14 @@ describe('pipe imports', () => {
     expect(job.result).toMatchObject({ inserted: 12, updated: 0, deleted: before });
     expect(await pipeCount(api)).toBe(12);
     expect(await version()).not.toBe(tileBefore);
-    // Swapped in settled: every page all-visible (vacuumed before the swap), its statistics taken.
+    // Swapped in settled: its statistics taken, and (vacuumed before the swap) every page
+    // all-visible. On a server another session's open snapshot may keep the loaded rows from being
+    // visible to all yet, so pages all-visible are asserted on the embedded database only.
     const [settled] = ((await demo.database.db.execute(sql`select c.relpages, c.relallvisible, c.reltuples::int as tuples
       from pg_class c where c.oid = ${pipePartition(demo.ids.gas)}::regclass`)) as unknown as { rows: { relpages: number; relallvisible: number; tuples: number }[] }).rows;
     expect(settled.relpages).toBeGreaterThan(0);
-    expect(settled).toMatchObject({ relallvisible: settled.relpages, tuples: 12 });
+    expect(settled.tuples).toBe(12);
+    if (demo.database.kind === 'pglite') expect(settled.relallvisible).toBe(settled.relpages);
   });
 
   it('starts a job once, one job at a time, only for members who may import, and only in its enterprise', async () => {
