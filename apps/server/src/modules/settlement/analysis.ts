@@ -21,6 +21,8 @@ export interface PointColumns {
   lon: Float64Array;
   lat: Float64Array;
   velocity: Float32Array;
+  /** The velocity's standard deviation, NaN where the file gave none. */
+  velocityStd: Float32Array;
   cumulative: Float32Array;
 }
 
@@ -93,38 +95,73 @@ function quantile(sorted: number[], q: number) {
 }
 
 /**
- * A segment's figures from the points near it: their mean and lowest velocity, the largest
- * cumulative subsidence, the profile along the pipe (median and quartiles per stretch) and the
- * differential settlement (largest change of the stretch medians between neighbouring stretches,
- * per 100 m); then its level by the thresholds, saying which it crossed and by how much.
- */
-/**
  * Velocity along a line: median and quartiles per stretch (at least MIN_BIN_M, at most
  * PROFILE_BINS of them), and the differential settlement, the largest change between neighbouring
- * stretch medians of DIFFERENTIAL_MIN_POINTS or more points, per 100 m.
+ * stretch medians of DIFFERENTIAL_MIN_POINTS or more points, per 100 m, counting only a change the
+ * points' noise cannot explain (`isDifferential`).
  */
-export function profileAlong(near: NearPoint[], lengthM: number, velocity: Float32Array): { profile: SettlementProfileBin[]; differential: number | null } {
+export function profileAlong(near: NearPoint[], lengthM: number, points: Pick<PointColumns, 'velocity' | 'velocityStd'>): { profile: SettlementProfileBin[]; differential: number | null } {
   const binM = Math.max(MIN_BIN_M, lengthM / PROFILE_BINS);
   const binCount = Math.max(1, Math.ceil(lengthM / binM));
-  const bins: number[][] = Array.from({ length: binCount }, () => []);
-  for (const p of near) bins[Math.min(binCount - 1, Math.floor(p.alongM / binM))].push(velocity[p.index]);
+  const bins: NearPoint[][] = Array.from({ length: binCount }, () => []);
+  for (const p of near) bins[Math.min(binCount - 1, Math.floor(p.alongM / binM))].push(p);
   const profile: SettlementProfileBin[] = [];
-  const medians: { centre: number; median: number }[] = [];
-  bins.forEach((values, i) => {
-    if (!values.length) return;
-    values.sort((a, b) => a - b);
-    const median = quantile(values, 0.5);
-    if (values.length >= DIFFERENTIAL_MIN_POINTS) medians.push({ centre: (i + 0.5) * binM, median });
-    profile.push({ fromM: round2(i * binM), toM: round2(Math.min(lengthM, (i + 1) * binM)), count: values.length, median: round2(median), q25: round2(quantile(values, 0.25)), q75: round2(quantile(values, 0.75)) });
+  const stretches: Stretch[] = [];
+  bins.forEach((binPoints, i) => {
+    if (!binPoints.length) return;
+    const values = binPoints.map((p) => points.velocity[p.index]).sort((a, b) => a - b);
+    const median = quantile(values, 0.5), q25 = quantile(values, 0.25), q75 = quantile(values, 0.75);
+    if (values.length >= DIFFERENTIAL_MIN_POINTS) stretches.push({ centre: (i + 0.5) * binM, median, noise: stretchNoise(binPoints, points.velocityStd, q75 - q25) });
+    profile.push({ fromM: round2(i * binM), toM: round2(Math.min(lengthM, (i + 1) * binM)), count: values.length, median: round2(median), q25: round2(q25), q75: round2(q75) });
   });
   let differential: number | null = null;
-  for (let i = 1; i < medians.length; i++) {
-    const gradient = (Math.abs(medians[i].median - medians[i - 1].median) / (medians[i].centre - medians[i - 1].centre)) * 100;
+  for (let i = 1; i < stretches.length; i++) {
+    const [a, b] = [stretches[i - 1], stretches[i]];
+    // Stretches compared but their difference within the noise: no differential settlement (0), not unknown (null).
+    const gradient = isDifferential(a, b) ? (Math.abs(b.median - a.median) / (b.centre - a.centre)) * 100 : 0;
     differential = Math.max(differential ?? 0, gradient);
   }
   return { profile, differential };
 }
 
+/** A stretch of a line with enough points: where it is, its median velocity and how noisy that is (mm/yr). */
+interface Stretch {
+  centre: number;
+  median: number;
+  noise: number;
+}
+
+/**
+ * A stretch's noise: the larger of its points' velocity standard deviation (root mean square of
+ * those the file gave) and its own spread (interquartile range / 1.349, a standard deviation for
+ * normal noise). Not divided by the square root of the count: neighbouring InSAR points share
+ * their atmosphere's error.
+ */
+function stretchNoise(binPoints: NearPoint[], velocityStd: Float32Array, interquartile: number): number {
+  let sum = 0, given = 0;
+  for (const p of binPoints) {
+    const std = velocityStd[p.index];
+    if (Number.isFinite(std)) (sum += std * std), given++;
+  }
+  return Math.max(given ? Math.sqrt(sum / given) : 0, interquartile / 1.349);
+}
+
+/**
+ * Whether two neighbouring stretches settle differently: their medians differ by more than twice
+ * their combined noise (2 × √(σa² + σb²)), and at least one of them moves by more than twice its
+ * own noise. Between points of ground that moves less than its noise, a gradient is noise.
+ */
+export function isDifferential(a: Stretch, b: Stretch): boolean {
+  const beyondNoise = Math.abs(b.median - a.median) > 2 * Math.hypot(a.noise, b.noise);
+  const groundMoves = Math.abs(a.median) > 2 * a.noise || Math.abs(b.median) > 2 * b.noise;
+  return beyondNoise && groundMoves;
+}
+
+/**
+ * A segment's figures from the points near it: their mean and lowest velocity, the largest
+ * cumulative subsidence, the profile along the pipe and the differential settlement
+ * (`profileAlong`); then its level by the thresholds, saying which it crossed and by how much.
+ */
 export function judgeSegment(pipeRowId: number, near: NearPoint[], lengthM: number, points: PointColumns, thresholds: SettlementThresholds): SegmentFinding {
   let sum = 0, minVelocity = Infinity, maxCumulative = Infinity;
   for (const p of near) {
@@ -134,7 +171,7 @@ export function judgeSegment(pipeRowId: number, near: NearPoint[], lengthM: numb
     maxCumulative = Math.min(maxCumulative, points.cumulative[p.index]);
   }
   const meanVelocity = sum / near.length;
-  const { profile, differential } = profileAlong(near, lengthM, points.velocity);
+  const { profile, differential } = profileAlong(near, lengthM, points);
 
   const crossed: SettlementCrossing[] = [];
   // Subsidence thresholds are negative (lower is worse); the differential is a size (higher is worse).
@@ -173,12 +210,12 @@ const PIPE_BATCH = 20_000;
 /** The dataset's points (or those in any of `boxes`, lon/lat) into columns, read in id order a batch at a time. */
 export async function loadPoints(db: Db, datasetId: number, signal?: AbortSignal, boxes?: readonly (readonly number[])[]): Promise<PointColumns> {
   const inBoxes = boxes && or(...boxes.map((box) => sql`point(${settlementPoints.lon}, ${settlementPoints.lat}) <@ ${boxSql(box)}`));
-  const chunks: { id: number; pointId: string; lon: number; lat: number; velocity: number; cumulative: number }[][] = [];
+  const chunks: { id: number; pointId: string; lon: number; lat: number; velocity: number; velocityStd: number | null; cumulative: number }[][] = [];
   let after = 0;
   for (;;) {
     if (signal?.aborted) throw new JobInterrupted();
     const rows = await db
-      .select({ id: settlementPoints.id, pointId: settlementPoints.pointId, lon: settlementPoints.lon, lat: settlementPoints.lat, velocity: settlementPoints.velocity, cumulative: settlementPoints.cumulative })
+      .select({ id: settlementPoints.id, pointId: settlementPoints.pointId, lon: settlementPoints.lon, lat: settlementPoints.lat, velocity: settlementPoints.velocity, velocityStd: settlementPoints.velocityStd, cumulative: settlementPoints.cumulative })
       .from(settlementPoints)
       .where(and(eq(settlementPoints.datasetId, datasetId), gt(settlementPoints.id, after), inBoxes))
       .orderBy(settlementPoints.id)
@@ -188,7 +225,7 @@ export async function loadPoints(db: Db, datasetId: number, signal?: AbortSignal
     after = rows[rows.length - 1].id;
   }
   const count = chunks.reduce((n, c) => n + c.length, 0);
-  const columns: PointColumns = { count, ids: new Float64Array(count), pointIds: new Array(count), lon: new Float64Array(count), lat: new Float64Array(count), velocity: new Float32Array(count), cumulative: new Float32Array(count) };
+  const columns: PointColumns = { count, ids: new Float64Array(count), pointIds: new Array(count), lon: new Float64Array(count), lat: new Float64Array(count), velocity: new Float32Array(count), velocityStd: new Float32Array(count), cumulative: new Float32Array(count) };
   let i = 0;
   for (const chunk of chunks) {
     for (const r of chunk) {
@@ -197,6 +234,7 @@ export async function loadPoints(db: Db, datasetId: number, signal?: AbortSignal
       columns.lon[i] = r.lon;
       columns.lat[i] = r.lat;
       columns.velocity[i] = r.velocity;
+      columns.velocityStd[i] = r.velocityStd ?? NaN;
       columns.cumulative[i] = r.cumulative;
       i++;
     }

@@ -108,7 +108,7 @@ export async function runProfile(db: Db, dataset: DatasetRow, pipeRowId: number)
   });
   const points = await loadPoints(db, dataset.id, undefined, boxes);
   const { near, lengthM } = points.count ? pointsNearLine(line, points, indexPoints(points), bufferM) : { near: [], lengthM: run.reduce((n, s) => n + s.lengthM, 0) };
-  const { profile } = profileAlong(near, lengthM, points.velocity);
+  const { profile } = profileAlong(near, lengthM, points);
   let along = 0;
   const segments = run.map((s) => {
     const fromM = along;

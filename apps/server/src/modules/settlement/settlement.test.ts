@@ -344,6 +344,7 @@ describe('pipes joined', () => {
       lat: new Float64Array(8),
       // Four points in the first 50 m at -4 mm/yr, four in the next 50 m at -10.
       velocity: Float32Array.from([-4, -4, -4, -4, -10, -10, -10, -10]),
+      velocityStd: new Float32Array(8).fill(NaN),
       cumulative: Float32Array.from([-5, -5, -5, -5, -25, -25, -25, -25]),
     };
     const near = [10, 20, 30, 40, 60, 70, 80, 90].map((alongM, index) => ({ index, alongM, offsetM: 5 }));
@@ -356,6 +357,41 @@ describe('pipes joined', () => {
     ]);
     expect(finding.level).toBe('alarm');
     expect(finding.profile.map((b) => [b.fromM, b.toM, b.count, b.median])).toEqual([[0, 50, 4, -4], [50, 100, 4, -10]]);
+  });
+
+  it('counts a differential only beyond twice the combined noise of the stretches, on ground that moves', () => {
+    // Two stretches of 50 m with four points each, as a utility's EGMS file gives them (velocity and its std, mm/yr).
+    const judge = (first: number[], second: number[], std: number | null, thresholds = DEFAULT_SETTLEMENT_THRESHOLDS) => {
+      const velocity = [...first, ...second];
+      const points: PointColumns = {
+        count: 8,
+        ids: Float64Array.from(velocity.map((_, i) => i + 1)),
+        pointIds: velocity.map((_, i) => `p${i}`),
+        lon: new Float64Array(8),
+        lat: new Float64Array(8),
+        velocity: Float32Array.from(velocity),
+        velocityStd: new Float32Array(8).fill(std ?? NaN),
+        cumulative: new Float32Array(8),
+      };
+      const near = [10, 20, 30, 40, 60, 70, 80, 90].map((alongM, index) => ({ index, alongM, offsetM: 5 }));
+      return judgeSegment(1, near, 100, points, thresholds);
+    };
+    // Quiet ground (-0.6 against -2.4 mm/yr, std 1): 1.8 apart is within 2 x sqrt(1 + 1) = 2.83, no warning.
+    const quiet = judge([-0.6, -0.6, -0.6, -0.6], [-2.4, -2.4, -2.4, -2.4], 1);
+    expect(quiet).toMatchObject({ differential: 0, level: 'none', crossed: [] });
+    // Up and down within the noise (+1.9 against -1.9, std 1): 3.8 apart, but neither moves beyond 2 std.
+    expect(judge([1.9, 1.9, 1.9, 1.9], [-1.9, -1.9, -1.9, -1.9], 1)).toMatchObject({ differential: 0, level: 'none' });
+    // A settling stretch beside a still one (-1 against -8, std 1): 7 apart over 50 m, 14 per 100 m, an alarm.
+    const settling = judge([-1, -1, -1, -1], [-8, -8, -8, -8], 1);
+    expect(settling.differential).toBe(14);
+    expect(settling.crossed).toContainEqual({ metric: 'differential', level: 'alarm', value: 14, threshold: 5, by: 9 });
+    // No std in the file: the stretch's own spread (IQR / 1.349) is its noise. Medians -5 and -10,
+    // spreads 3.71 and 0.37: 5 apart is within 7.45. A tight stretch at -1.5 against -10: 17 per 100 m.
+    expect(judge([-1, -3, -7, -9], [-9, -10, -10, -11], null).differential).toBe(0);
+    expect(judge([-1, -1.5, -1.5, -2], [-9, -10, -10, -11], null).differential).toBe(17);
+    // The thresholds the user set still decide the level: an alarm at 20 per 100 m makes 14 a warning (from 14).
+    const lenient = judge([-1, -1, -1, -1], [-8, -8, -8, -8], 1, { ...DEFAULT_SETTLEMENT_THRESHOLDS, differentialAlarm: 20 });
+    expect(lenient.crossed).toContainEqual({ metric: 'differential', level: 'warn', value: 14, threshold: 14, by: 0 });
   });
 });
 
