@@ -21,6 +21,13 @@ test.describe('pipe risk', () => {
     await expect(detail).toContainText('Likelihood');
     await expect(detail).toContainText('Age and material');
     await expect(detail).toContainText('A factor at its maximum');
+    // Where the segment stands within its level: the index and the share of the network below it.
+    await expect(page.getByTestId('pipe-risk-percentile')).toContainText(/Riskier than \d+ % of the network's other level (I|II|III|IV) segments/);
+    await expect(panel.getByTestId('pipe-risk-factor-legend')).toContainText('likelihood: Age and material · Diameter');
+    // The list sits beside the map: it covers neither the zoom buttons nor the map.
+    const list = (await page.getByTestId('risk-list').boundingBox())!;
+    const zoom = (await page.locator('.ol-zoom-in').boundingBox())!;
+    expect(zoom.x).toBeGreaterThanOrEqual(list.x + list.width);
     await page.waitForTimeout(800); // the map's highlight and the drawer's slide
     await page.screenshot({ path: testInfo.outputPath('pipe-risk-en.png') });
     // The sensitive sites layer the consequence is scored by.

@@ -107,6 +107,10 @@ export interface PipeRiskRow {
   likelihood: number;
   consequence: number;
   score: number;
+  /** L × C of the unrounded means (1-25): where the segment stands within its R. */
+  riskIndex: number;
+  /** The share (%) of the enterprise's segments of its level it ranks above. */
+  percentile: number;
   level: RiskLevel;
   masked: boolean;
   assessedOn: string;

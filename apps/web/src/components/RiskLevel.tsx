@@ -19,3 +19,18 @@ export function ScoreCell({ score, title }: { score: number; title: string }) {
     </span>
   );
 }
+
+/**
+ * The risk index (1-25) as a bar in its level's colour filled to the segment's percentile within
+ * its level, so segments of one level read apart at a glance; the figure beside it.
+ */
+export function RiskIndexBar({ index, level, percentile, title }: { index: number; level: RiskLevel; percentile: number; title: string }) {
+  return (
+    <span title={title} style={{ display: 'inline-flex', alignItems: 'center', gap: 6, whiteSpace: 'nowrap' }}>
+      <span style={{ display: 'inline-block', width: 48, height: 8, borderRadius: 4, background: '#f0f0f0', overflow: 'hidden' }}>
+        <span style={{ display: 'block', width: `${Math.max(4, percentile)}%`, height: '100%', background: RISK_LEVEL_COLORS[level] }} />
+      </span>
+      <span style={{ fontVariantNumeric: 'tabular-nums' }}>{index.toFixed(1)}</span>
+    </span>
+  );
+}

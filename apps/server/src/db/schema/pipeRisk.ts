@@ -1,6 +1,6 @@
 /** Composite pipe risk: each segment's latest assessment, the changes of level over time, the runs and the weights. */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { RiskLevel, RiskWeights, SensitiveKind } from '@console/contract';
 import { bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
@@ -28,6 +28,13 @@ export const pipeRisks = pgTable(
     likelihood: smallint('likelihood').notNull(),
     consequence: smallint('consequence').notNull(),
     score: smallint('score').notNull(),
+    /**
+     * L × C of the unrounded weighted means (1-25): orders and shades the segments within one R, so
+     * half a network at level III is not one undivided block.
+     */
+    riskIndex: real('risk_index').notNull().default(0),
+    /** The share (%) of the enterprise's segments of the same level this one ranks above (by R, then the index). */
+    percentile: real('percentile').notNull().default(0),
     level: text('level', { enum: ['I', 'II', 'III', 'IV'] }).$type<RiskLevel>().notNull(),
     /** A factor at its maximum: flagged whatever the total (a sum can mask one bad factor). */
     masked: boolean('masked').notNull(),
@@ -36,7 +43,7 @@ export const pipeRisks = pgTable(
     since: date('since').notNull(),
   },
   // The list's order (worst first); a level is a range of R, so the same index serves its filter.
-  (t) => [index('pipe_risks_score_idx').on(t.enterpriseId, t.score, t.pipeRowId)],
+  (t) => [index('pipe_risks_score_idx').on(t.enterpriseId, t.score, t.riskIndex, t.pipeRowId)],
 );
 
 /** A segment's level changed from one assessment to the next. */

@@ -62,12 +62,14 @@ async function weatherScores(db: Db, enterpriseId: number, now: Date): Promise<S
   return sql`select pipe_row_id, max(score) as score from (${sql.join(parts, sql` union all `)}) weather group by pipe_row_id`;
 }
 
-/** The weighted mean of factor columns as SQL, rounded to a whole 1-5. */
-function weighted(columns: readonly string[], weights: Record<string, number>) {
+/** The weighted mean of factor columns as SQL (1-5, unrounded). */
+function weightedMean(columns: readonly string[], weights: Record<string, number>) {
   const total = columns.reduce((s, c) => s + weights[c], 0);
   const sum = sql.join(columns.map((c) => sql`${sql.raw(snake(c))} * ${weights[c]}::numeric`), sql` + `);
-  return sql`greatest(1, least(5, round((${sum}) / ${total}::numeric)))::smallint`;
+  return sql`((${sum}) / ${total}::numeric)`;
 }
+/** A weighted mean rounded to a whole 1-5: L or C on the matrix. */
+const rounded = (mean: SQL) => sql`greatest(1, least(5, round(${mean})))::smallint`;
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export interface AssessmentFigures {
@@ -80,7 +82,8 @@ export interface AssessmentFigures {
 
 /**
  * Assesses every segment of the enterprise's network in SQL, in one transaction: the factors,
- * likelihood and consequence as weighted means, R on the matrix, the masking flag; a segment whose
+ * likelihood and consequence as weighted means, R on the matrix, the index within R (the unrounded
+ * means' product) and the segment's percentile within its level, the masking flag; a segment whose
  * level changed gets a row in the changes with the day; the new assessment replaces the old.
  */
 export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskWeights, now = new Date()): Promise<AssessmentFigures> {
@@ -121,14 +124,21 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         left join weather x on x.pipe_row_id = p.id
         left join near n on n.pipe_row_id = p.id
         where p.enterprise_id = ${enterpriseId}),
+      means as (
+        select *, ${weightedMean(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood_mean, ${weightedMean(CONSEQUENCE_FACTORS, weights.consequence)} as consequence_mean
+        from scored),
       rated as (
-        select *, ${weighted(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood, ${weighted(CONSEQUENCE_FACTORS, weights.consequence)} as consequence,
+        select *, ${rounded(sql.raw('likelihood_mean'))} as likelihood, ${rounded(sql.raw('consequence_mean'))} as consequence,
+          round(likelihood_mean * consequence_mean, 2)::real as risk_index,
           greatest(${sql.join(factors.map((f) => sql.raw(snake(f))), sql`, `)}) = 5 as masked
-        from scored)
-      select r.*, (r.likelihood * r.consequence)::smallint as score,
-        case when r.likelihood * r.consequence >= 20 then 'I' when r.likelihood * r.consequence >= 9 then 'II' when r.likelihood * r.consequence >= 4 then 'III' else 'IV' end as level,
+        from means),
+      leveled as (
+        select *, (likelihood * consequence)::smallint as score,
+          case when likelihood * consequence >= 20 then 'I' when likelihood * consequence >= 9 then 'II' when likelihood * consequence >= 4 then 'III' else 'IV' end as level
+        from rated)
+      select r.*, (100 * percent_rank() over (partition by r.level order by r.score, r.risk_index))::real as percentile,
         o.level as old_level, o.since as old_since
-      from rated r left join pipe_risks o on o.pipe_row_id = r.pipe_row_id`);
+      from leveled r left join pipe_risks o on o.pipe_row_id = r.pipe_row_id`);
     const [{ changed }] = await queryRows<{ changed: number }>(
       t,
       sql`with inserted as (insert into pipe_risk_changes (enterprise_id, pipe_row_id, changed_on, from_level, to_level)
@@ -136,8 +146,8 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
           select count(*)::int as changed from inserted`,
     );
     await t.execute(sql`delete from pipe_risks where enterprise_id = ${enterpriseId}`);
-    await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, level, masked, assessed_on, since)
-      select pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, level, masked, ${today}::date,
+    await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, risk_index, percentile, level, masked, assessed_on, since)
+      select pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, risk_index, percentile, level, masked, ${today}::date,
         case when old_level = level then old_since else ${today}::date end from risk_new`);
     const rows = await queryRows<{ network_type: string; level: RiskLevel; segments: number; masked: number }>(
       t,

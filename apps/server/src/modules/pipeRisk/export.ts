@@ -4,7 +4,7 @@ import type { StoredGeometry } from '../../db/schema.ts';
 import { exportFeatures, type ExportFormat } from '../exports/features.ts';
 
 /** Columns of the risk list's export: the segment, each factor's score, L, C, R, level, the masking flag. */
-const FIELDS = ['pipeId', 'networkType', 'material', 'diameterMm', 'installYear', 'lengthM', ...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS, 'likelihood', 'consequence', 'score', 'level', 'masked', 'assessedOn', 'since'] as const;
+const FIELDS = ['pipeId', 'networkType', 'material', 'diameterMm', 'installYear', 'lengthM', ...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS, 'likelihood', 'consequence', 'score', 'riskIndex', 'percentile', 'level', 'masked', 'assessedOn', 'since'] as const;
 
 export function exportPipeRisks(pages: AsyncIterable<{ row: PipeRiskRow; geometry: StoredGeometry }[]>, format: ExportFormat) {
   return exportFeatures(

@@ -47,6 +47,26 @@ describe('composite risk per pipe segment', () => {
     const b = await risk(api, 'RISK-B');
     // Age 6 -> 1, PE -1 (at least 1); DN300 -> 2; L = 1*.2 + 2*.1 + .2 + .15 + .15 + .1 + .1 = 1.1 -> 1; C = 3*.5 + 3*.3 + 1*.2 = 2.6 -> 3.
     expect(b).toMatchObject({ factors: { ageMaterial: 1, diameter: 2, leaks: 1, settlement: 1, construction: 1, riskAreas: 1, weather: 1, medium: 3, size: 3, sensitive: 1 }, likelihood: 1, consequence: 3, score: 3, level: 'IV', masked: false });
+    // The index within R is the product of the unrounded means: B's 1.1 x 2.6 = 2.86.
+    expect(b.riskIndex).toBeCloseTo(2.86, 2);
+    expect(a.riskIndex).toBeCloseTo((1 + 0.4 + 0.2 + 0.15 + works * 0.15 + 0.1 + 0.1) * 3.6, 2);
+
+    // Worst first by R, then by the index within R; the percentile (within the level) follows the same order.
+    const ranked = (await api({ method: 'GET', url: '/api/pipe-risk/pipes?pageSize=1000' })).json().result.list as { score: number; riskIndex: number; percentile: number; level: string }[];
+    expect(ranked.length).toBeGreaterThan(10);
+    for (let i = 1; i < ranked.length; i++) {
+      const [before, row] = [ranked[i - 1], ranked[i]];
+      expect(row.score < before.score || (row.score === before.score && row.riskIndex <= before.riskIndex), `row ${i}`).toBe(true);
+      if (row.level === before.level) expect(row.percentile).toBeLessThanOrEqual(before.percentile);
+      // A level ends with its lowest: above none of its level.
+      else expect(before.percentile).toBe(0);
+    }
+    // The last of each level is above none of its level.
+    expect(ranked.at(-1)!.percentile).toBe(0);
+    // Segments of one R are told apart: some R holds several indexes.
+    const indexesByScore = new Map<number, Set<number>>();
+    for (const r of ranked) (indexesByScore.get(r.score) ?? indexesByScore.set(r.score, new Set()).get(r.score)!).add(r.riskIndex);
+    expect(Math.max(...[...indexesByScore.values()].map((set) => set.size))).toBeGreaterThan(1);
 
     // The list: worst first, level and masking filters, totals from the run's figures.
     const masked = (await api({ method: 'GET', url: '/api/pipe-risk/pipes?masked=true&keyword=RISK-' })).json().result;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, isNull, lte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AreaGeometry, PipeRiskListQuery, PipeRiskRow, RiskLevel, RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { containsText } from '../../db/like.ts';
@@ -35,12 +35,16 @@ const ROW = {
   likelihood: pipeRisks.likelihood,
   consequence: pipeRisks.consequence,
   score: pipeRisks.score,
+  riskIndex: pipeRisks.riskIndex,
+  percentile: pipeRisks.percentile,
   level: pipeRisks.level,
   masked: pipeRisks.masked,
   assessedOn: pipeRisks.assessedOn,
   since: pipeRisks.since,
 };
 type Selected = Omit<PipeRiskRow, 'factors'> & PipeRiskRow['factors'];
+/** The list's order: R, then the index within R (the score index's order), then the row. */
+const WORST_FIRST = [desc(pipeRisks.score), desc(pipeRisks.riskIndex), desc(pipeRisks.pipeRowId)];
 
 /** A selected row with its factor scores gathered. */
 function toRow(r: Selected): PipeRiskRow {
@@ -73,7 +77,7 @@ export async function latestRun(db: Db, enterpriseId: number) {
 }
 
 /**
- * Assessed segments, worst first (R, then the row), with filters. The total of a list filtered by
+ * Assessed segments, worst first (R, the index within R, then the row), with filters. The total of a list filtered by
  * level and network at most is read from the latest run's figures; other filters are counted.
  */
 export async function listPipeRisks(db: Db, enterpriseId: number, q: PipeRiskListQuery) {
@@ -84,7 +88,7 @@ export async function listPipeRisks(db: Db, enterpriseId: number, q: PipeRiskLis
       .from(pipeRisks)
       .innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId))
       .where(and(...where))
-      .orderBy(desc(pipeRisks.score), desc(pipeRisks.pipeRowId))
+      .orderBy(...WORST_FIRST)
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
     countOf(db, enterpriseId, q, where),
@@ -107,18 +111,18 @@ async function countOf(db: Db, enterpriseId: number, q: PipeRiskListQuery, where
 /** The list's rows a page at a time by the same order, for exports. */
 export async function pipeRiskPages(db: Db, enterpriseId: number, q: Omit<PipeRiskListQuery, 'page' | 'pageSize'>) {
   const where = await conditions(db, enterpriseId, q);
-  type Key = { score: number; id: number };
+  type Key = { score: number; riskIndex: number; id: number };
   const page = async (after: Key | null) => {
     const rows = await db
       .select({ ...ROW, geometry: pipes.geometry })
       .from(pipeRisks)
       .innerJoin(pipes, pipeWithRowId(pipeRisks.pipeRowId, enterpriseId))
-      .where(and(...where, after ? or(lt(pipeRisks.score, after.score), and(eq(pipeRisks.score, after.score), lt(pipeRisks.pipeRowId, after.id))) : undefined))
-      .orderBy(desc(pipeRisks.score), desc(pipeRisks.pipeRowId))
+      .where(and(...where, after ? sql`(${pipeRisks.score}, ${pipeRisks.riskIndex}, ${pipeRisks.pipeRowId}) < (${after.score}, ${after.riskIndex}::real, ${after.id})` : undefined))
+      .orderBy(...WORST_FIRST)
       .limit(EXPORT_PAGE);
     return rows.map(({ geometry, ...r }) => ({ row: toRow(r), geometry }));
   };
-  return keysetPages(page, (r): Key => ({ score: r.row.score, id: r.row.pipeRowId }));
+  return keysetPages(page, (r): Key => ({ score: r.row.score, riskIndex: r.row.riskIndex, id: r.row.pipeRowId }));
 }
 
 /**

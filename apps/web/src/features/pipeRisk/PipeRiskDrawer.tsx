@@ -6,7 +6,7 @@ import { CONSEQUENCE_FACTORS, LIKELIHOOD_FACTORS, type RiskFactor } from '@conso
 import { pipeRiskApi, type PipeRiskDetail } from '../../api/pipeRisk.ts';
 import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
-import { RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
+import { RiskIndexBar, RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
 import '../leaks/leakMessages.ts';
 
 /** What set one factor's score, in the reader's language, from the segment and its sources. */
@@ -38,6 +38,9 @@ function reasonOf(t: TFunction, d: PipeRiskDetail, factor: RiskFactor): string {
   }
 }
 
+/** The drawer's width (a map beside it fits the segment in the rest). */
+export const PIPE_RISK_DRAWER_WIDTH = 440;
+
 /** One segment's risk: its level, L and C with each factor's score and what set it, and its changes of level. */
 export function PipeRiskDrawer({ pipeRowId, onClose }: { pipeRowId: number | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -54,7 +57,7 @@ export function PipeRiskDrawer({ pipeRowId, onClose }: { pipeRowId: number | nul
       </Descriptions.Item>
     ));
   return (
-    <Drawer open={pipeRowId !== null} onClose={onClose} width={440} mask={false} title={d ? t('pipeRisk.detail.title', { pipeId: d.pipeId }) : t('pipeRisk.title')} destroyOnHidden>
+    <Drawer open={pipeRowId !== null} onClose={onClose} width={PIPE_RISK_DRAWER_WIDTH} mask={false} title={d ? t('pipeRisk.detail.title', { pipeId: d.pipeId }) : t('pipeRisk.title')} destroyOnHidden>
       {!d ? (
         <Skeleton active />
       ) : (
@@ -63,8 +66,13 @@ export function PipeRiskDrawer({ pipeRowId, onClose }: { pipeRowId: number | nul
             <RiskLevelTag level={d.level} label={t(`pipeRisk.levelName.${d.level}`)} />
             <Typography.Text strong>R = {d.likelihood} × {d.consequence} = {d.score}</Typography.Text>
             {d.masked && <Tag color="volcano">{t('pipeRisk.masked')}</Tag>}
-            <Typography.Text type="secondary">{t('pipeRisk.assessedOn', { date: d.assessedOn })}</Typography.Text>
+            <Typography.Text type="secondary">{t('pipeRisk.assessedOn', { date: d.assessedOn })} · {t('pipeRisk.columns.since')} {d.since}</Typography.Text>
           </Space>
+          <Space wrap style={{ marginBottom: 12 }} data-testid="pipe-risk-percentile">
+            <RiskIndexBar index={d.riskIndex} level={d.level} percentile={d.percentile} title={t('pipeRisk.indexHelp', { index: d.riskIndex.toFixed(2) })} />
+            <Typography.Text>{t('pipeRisk.percentile', { percent: Math.floor(d.percentile), level: d.level })}</Typography.Text>
+          </Space>
+          <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{t('pipeRisk.indexHelp', { index: d.riskIndex.toFixed(2) })}</Typography.Paragraph>
           <Descriptions size="small" column={1} bordered title={`${t('pipeRisk.likelihood')} ${d.likelihood}`}>{factorRows(LIKELIHOOD_FACTORS)}</Descriptions>
           <Descriptions size="small" column={1} bordered title={`${t('pipeRisk.consequence')} ${d.consequence}`} style={{ marginTop: 12 }}>{factorRows(CONSEQUENCE_FACTORS)}</Descriptions>
           <Typography.Title level={5} style={{ marginTop: 16 }}>{t('pipeRisk.detail.history')}</Typography.Title>

@@ -14,7 +14,7 @@ import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
 import { PipeRiskDrawer } from './PipeRiskDrawer.tsx';
 import { SensitiveSitesModal } from './SensitiveSitesModal.tsx';
-import { RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
+import { RiskIndexBar, RiskLevelTag, ScoreCell } from '../../components/RiskLevel.tsx';
 
 // The panels' messages come with them, not with the sign-in page.
 await loadNamespace('pipeRisk', { 'zh-CN': () => import('../../locales/pipeRisk/zh-CN.ts'), 'en-US': () => import('../../locales/pipeRisk/en-US.ts') });
@@ -50,7 +50,6 @@ export function PipeRiskPanel({ projectId, onSelect }: { projectId?: number; onS
     setPage((p) => ({ ...p, page: 1 }));
   };
   const run = summary.data?.result;
-  const factors = [...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS];
 
   return (
     <div data-testid="pipe-risk-panel">
@@ -96,14 +95,36 @@ export function PipeRiskPanel({ projectId, onSelect }: { projectId?: number; onS
           rowClassName={(row) => (row.pipeRowId === selected ? 'ant-table-row-selected' : '')}
           pagination={{ current: page.page, pageSize: page.pageSize, total: list.data?.result.total, showTotal: (total) => t('pipeRisk.total', { total }), onChange: (p, pageSize) => setPage({ page: p, pageSize }), size: 'small' }}
           columns={[
-            { title: t('pipeRisk.columns.pipeId'), dataIndex: 'pipeId', render: (id: string, row) => <span data-testid="pipe-risk-row">{id}{row.masked && <Tag color="volcano" style={{ marginLeft: 4 }} title={t('pipeRisk.masked')}>5</Tag>}</span> },
-            { title: t('pipeRisk.columns.network'), dataIndex: 'networkType', render: (n: string) => t(`network.${n}`) },
+            // The network under the pipe id and the day the level was reached in the drawer: the list fits a 640 px panel beside the map.
+            {
+              title: t('pipeRisk.columns.pipeId'),
+              dataIndex: 'pipeId',
+              render: (id: string, row) => (
+                <div style={{ lineHeight: 1.3, whiteSpace: 'nowrap' }}>
+                  <span data-testid="pipe-risk-row">{id}{row.masked && <Tag color="volcano" style={{ marginLeft: 4 }} title={t('pipeRisk.masked')}>5</Tag>}</span>
+                  <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{t(`network.${row.networkType}`)}</Typography.Text></div>
+                </div>
+              ),
+            },
             { title: t('pipeRisk.columns.level'), dataIndex: 'level', render: (level: RiskLevel) => <RiskLevelTag level={level} /> },
             { title: t('pipeRisk.columns.score'), dataIndex: 'score', render: (score: number, row) => `${score} = ${row.likelihood} × ${row.consequence}` },
-            { title: t('pipeRisk.columns.factors'), key: 'factors', render: (_, row) => <span style={{ whiteSpace: 'nowrap' }}>{factors.map((f) => <ScoreCell key={f} score={row.factors[f]} title={t(`pipeRisk.factor.${f}`)} />)}</span> },
-            { title: t('pipeRisk.columns.since'), dataIndex: 'since' },
+            { title: t('pipeRisk.columns.index'), dataIndex: 'riskIndex', render: (index: number, row) => <RiskIndexBar index={index} level={row.level} percentile={row.percentile} title={t('pipeRisk.indexHelp', { index: index.toFixed(2) })} /> },
+            {
+              title: t('pipeRisk.columns.factors'),
+              key: 'factors',
+              render: (_, row) => (
+                <span style={{ whiteSpace: 'nowrap' }}>
+                  {LIKELIHOOD_FACTORS.map((f) => <ScoreCell key={f} score={row.factors[f]} title={t(`pipeRisk.factor.${f}`)} />)}
+                  <span style={{ display: 'inline-block', width: 1, height: 16, background: '#d9d9d9', margin: '0 4px', verticalAlign: 'middle' }} />
+                  {CONSEQUENCE_FACTORS.map((f) => <ScoreCell key={f} score={row.factors[f]} title={t(`pipeRisk.factor.${f}`)} />)}
+                </span>
+              ),
+            },
           ]}
         />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="pipe-risk-factor-legend">
+          {t('pipeRisk.factorLegend', { likelihood: LIKELIHOOD_FACTORS.map((f) => t(`pipeRisk.factor.${f}`)).join(' · '), consequence: CONSEQUENCE_FACTORS.map((f) => t(`pipeRisk.factor.${f}`)).join(' · ') })}
+        </Typography.Text>
       </Space>
       <PipeRiskDrawer
         pipeRowId={selected}

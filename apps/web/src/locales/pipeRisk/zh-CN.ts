@@ -10,7 +10,8 @@ const messages: typeof enUS = {
   filters: { level: '全部等级', network: '全部管网', masked: '仅含满分因子' },
   total: '共 {{total}} 段',
   levelName: { I: 'I 重大', II: 'II 较大', III: 'III 一般', IV: 'IV 低' },
-  columns: { pipeId: '管段', network: '管网', level: '等级', score: 'R = L × C', factors: '因子（1-5）', since: '自' },
+  columns: { pipeId: '管段', level: '等级', score: 'R = L × C', index: '指数', factors: '因子（1-5）', since: '处于该等级自' },
+  factorLegend: '因子从左到右：可能性：{{likelihood}} | 后果：{{consequence}}',
   masked: '存在满分因子',
   factor: {
     ageMaterial: '管龄与材质',
@@ -27,6 +28,8 @@ const messages: typeof enUS = {
   likelihood: '可能性',
   consequence: '后果',
   assessedOn: '评估于 {{date}}',
+  indexHelp: '指数 {{index}}（满分 25）：取整前的可能性 × 后果，用于同一 R 内排序。',
+  percentile: '风险高于管网中其他 {{level}} 级管段的 {{percent}}%',
   lastRun: '上次评估 {{at}}：{{segments}} 段，{{masked}} 段存在满分因子，{{changed}} 段等级变化',
   never: '管网尚未评估。',
   assess: '立即评估',
