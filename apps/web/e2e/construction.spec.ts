@@ -80,6 +80,10 @@ test.describe('construction risk', () => {
     await expect(page.getByTestId('site-status')).toHaveText('Closed');
     await expect(page.getByTestId('site-history')).toContainText('Closed');
     await expect(page.getByTestId('site-history')).toContainText('Watch entry');
+    // Closing the drawer keeps the site selected: its row stays marked (and its distances drawn).
+    await page.locator('.ant-drawer:visible .ant-drawer-close').click();
+    await expect(drawer).toBeHidden();
+    await expect(page.locator('.ant-table-row-selected')).toContainText('滨盛路燃气改线');
 
     // The same site in Chinese.
     await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));

@@ -22,7 +22,7 @@ const encode = (input: PipeInput) => ({ ...input, geometry: JSON.stringify(input
 
 export const pipelineApi = {
   list: (params: Record<string, unknown>) => get<PipePage>('/pipelines', params),
-  facets: () => get<{ materials: string[] }>('/pipelines/facets'),
+  facets: () => get<{ materials: string[]; networks: NetworkType[] }>('/pipelines/facets'),
   get: (id: number) => get<Pipe>(`/pipelines/${id}`),
   exportFile: (params: Record<string, unknown>, format: 'geojson' | 'csv' | 'xlsx') => getBlob('/pipelines/export', { ...params, format }),
   create: (input: PipeInput) => post<Pipe>('/pipelines', encode(input)),

@@ -91,6 +91,8 @@ interface MapViewProps {
   highlight?: LineGeometry | null;
   /** [minLon, minLat, maxLon, maxLat] to show, e.g. what an import just added. */
   focus?: BBox | null;
+  /** Pixels at the window's right edge a panel covers (an open drawer): `focus` is fitted beside it. */
+  coveredRight?: number;
   /** Change it to reload the pipe tiles (after an import or edit). */
   pipesRevision?: number;
   /** Groups of areas drawn over the pipes (POIs, footprints), each area in its colour; later groups on top. */
@@ -254,7 +256,14 @@ function pipeStyle(visible: Set<string>, srid: number, colourBy: 'network' | 'ri
  * in EPSG:4326 or 3857), the enterprise's pipes as vector tiles styled by network type, and
  * project areas. Wrong settings show a readable error over the map.
  */
-export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, pipesRevision, drawArea, overlays, measure, extend, theme = 'light' }: MapViewProps) {
+/** Padding of a fit: `base` on every side, and the part of the map under a panel at the window's right edge (`coveredRight` px) does not count as room. */
+function paddingBeside(map: OlMap, base: number, coveredRight: number): [number, number, number, number] {
+  const box = map.getTargetElement()?.getBoundingClientRect();
+  const hidden = box && coveredRight ? Math.max(0, Math.min(box.width - 3 * base, box.right - (window.innerWidth - coveredRight))) : 0;
+  return [base, base + hidden, base, base];
+}
+
+export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY, fitAreas, onPipeClick, height = 480, highlight, focus, coveredRight = 0, pipesRevision, drawArea, overlays, measure, extend, theme = 'light' }: MapViewProps) {
   const { t } = useTranslation();
   const target = useRef<HTMLDivElement>(null);
   const tooltip = useRef<HTMLDivElement>(null);
@@ -394,14 +403,14 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
     if (!highlight) return;
     const feature = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: `EPSG:${settings.srid}` }).readFeature({ type: 'Feature', geometry: highlight, properties: {} });
     source.addFeatures(Array.isArray(feature) ? feature : [feature]);
-    instance.getView().fit(source.getExtent()!, { padding: [80, 80, 80, 80], maxZoom: 17, duration: 300 });
-  }, [highlight, settings]);
+    instance.getView().fit(source.getExtent()!, { padding: paddingBeside(instance, 80, coveredRight), maxZoom: 17, duration: 300 });
+  }, [highlight, settings, coveredRight]);
 
   useEffect(() => {
     if (focus && map.current) {
-      map.current.getView().fit(transformExtent(focus, 'EPSG:4326', `EPSG:${settings.srid}`), { padding: [40, 40, 40, 40], maxZoom: 18 });
+      map.current.getView().fit(transformExtent(focus, 'EPSG:4326', `EPSG:${settings.srid}`), { padding: paddingBeside(map.current, 40, coveredRight), maxZoom: 18 });
     }
-  }, [focus, settings]);
+  }, [focus, settings, coveredRight]);
 
   useEffect(() => {
     if (pipesRevision) layers.current?.pipes.getSource()?.refresh();

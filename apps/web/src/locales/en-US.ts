@@ -186,6 +186,7 @@ const enUS = {
   },
   common: {
     addPhoto: 'Add photo',
+    noMatch: 'Nothing matches these filters.',
     ok: 'OK',
     cancel: 'Cancel',
     save: 'Save',

@@ -188,6 +188,7 @@ const zhCN: Messages = {
   },
   common: {
     addPhoto: '添加照片',
+    noMatch: '没有符合筛选条件的记录。',
     ok: '确定',
     cancel: '取消',
     save: '保存',

@@ -33,8 +33,12 @@ describe('pipelines', () => {
     expect(big.list.every((p: { diameterMm: number }) => p.diameterMm >= 400 && p.diameterMm <= 600)).toBe(true);
     const old = (await api({ method: 'GET', url: '/api/pipelines?installYearMax=1990&pageSize=500' })).json().result;
     expect(old.list.every((p: { installYear: number }) => p.installYear <= 1990)).toBe(true);
-    const { materials } = (await api({ method: 'GET', url: '/api/pipelines/facets' })).json().result;
+    const { materials, networks } = (await api({ method: 'GET', url: '/api/pipelines/facets' })).json().result;
     expect(materials).toContain('ductile iron');
+    // The networks the enterprise has pipes of, in the product's order: the water utility's water and drainage.
+    expect(networks).toEqual(['water', 'drainage']);
+    const gasApi = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    expect((await gasApi({ method: 'GET', url: '/api/pipelines/facets' })).json().result.networks).toEqual(['gas']);
     const ductile = (await api({ method: 'GET', url: '/api/pipelines?material=ductile%20iron' })).json().result;
     expect(ductile.total).toBeGreaterThan(0);
     expect(ductile.total).toBeLessThan(page.total);

@@ -69,7 +69,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
 
   api.get(
     '/facets',
-    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } }, schema: { tags, summary: 'Values for the filters (materials)' } },
+    { config: { access: { auth: 'enterprise', permission: ['pipeline', 'query'] } }, schema: { tags, summary: 'Values for the filters (materials, networks held)' } },
     async (request) => ok(request, await service.pipeFacets(db, requireEnterprise(request).id)),
   );
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { EXACT_LIST_LIMIT, type AreaGeometry, type ListPage, type PipeFilters, type PipeInput, type PipeListQuery } from '@console/contract';
+import { EXACT_LIST_LIMIT, NETWORK_TYPES, type AreaGeometry, type NetworkType, type ListPage, type PipeFilters, type PipeInput, type PipeListQuery } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { pipeCounts, pipes, projects } from '../../db/schema.ts';
@@ -128,13 +128,16 @@ export async function pipePages(db: Db, enterpriseId: number, q: PipeFilters, si
 export type PipeRow = Awaited<ReturnType<typeof getPipe>>;
 
 /** Values to offer in the filters: materials in use (from the maintained counts). */
-export async function pipeFacets(db: Db, enterpriseId: number) {
+/** Values for the filters: the materials and the networks the enterprise has pipes of (from the maintained counts). */
+export async function pipeFacets(db: Db, enterpriseId: number): Promise<{ materials: string[]; networks: NetworkType[] }> {
   const rows = await db
-    .selectDistinct({ material: pipeCounts.material })
+    .select({ networkType: pipeCounts.networkType, material: pipeCounts.material })
     .from(pipeCounts)
-    .where(and(eq(pipeCounts.enterpriseId, enterpriseId), sql`${pipeCounts.material} <> ''`))
+    .where(and(eq(pipeCounts.enterpriseId, enterpriseId), gt(pipeCounts.pipes, 0)))
     .orderBy(asc(pipeCounts.material));
-  return { materials: rows.map((r) => r.material) };
+  const materials = [...new Set(rows.map((r) => r.material).filter((m) => m !== ''))];
+  const held = new Set(rows.map((r) => r.networkType));
+  return { materials, networks: NETWORK_TYPES.filter((n) => held.has(n)) };
 }
 
 export async function getPipe(db: Db, enterpriseId: number, id: number) {

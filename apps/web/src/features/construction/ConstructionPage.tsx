@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tag } from 'antd';
 import { PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -10,11 +10,13 @@ import { mapApi } from '../../api/map.ts';
 import { projectApi } from '../../api/projects.ts';
 import { Authorized, usePermission } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
+import { ListEmpty, anyFilter } from '../../components/ListEmpty.tsx';
+import { TwoLineCell } from '../../components/TwoLineCell.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
 import { CriticalityModal } from './CriticalityModal.tsx';
-import { SiteDrawer } from './SiteDrawer.tsx';
+import { SITE_DRAWER_WIDTH, SiteDrawer } from './SiteDrawer.tsx';
 import { SiteFormModal } from './SiteFormModal.tsx';
 import { SiteImportModal } from './SiteImportModal.tsx';
 import { CLOSED_COLOR, CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance, measurementLines, siteFeatures } from './siteStyle.ts';
@@ -44,6 +46,12 @@ export default function ConstructionPage() {
   const isAdmin = usePermission()('enterprise', 'edit');
   const [filters, setFilters] = useState<Filters>({});
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  // The drawer closes without clearing the selection: the site and its distances stay drawn.
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const select = useCallback((id: number) => {
+    setSelectedId(id);
+    setDrawerOpen(true);
+  }, []);
   const [editing, setEditing] = useState<Site | null | 'new'>(null);
   const [importing, setImporting] = useState(false);
   const [matrixOpen, setMatrixOpen] = useState(false);
@@ -60,10 +68,10 @@ export default function ConstructionPage() {
 
   const overlays = useMemo(
     () => [
-      { key: 'sites', features: siteFeatures(list, t, selectedId ?? undefined), onClick: (id: number) => setSelectedId(id) },
+      { key: 'sites', features: siteFeatures(list, t, selectedId ?? undefined), onClick: select },
       { key: 'measurement', features: measurementLines(selected, t) },
     ],
-    [list, selected, selectedId, t],
+    [list, selected, selectedId, select, t],
   );
   // The list's extent, or the selected site with room around it for its nearest pipes.
   const focus = useMemo<BBox | null>(() => {
@@ -122,31 +130,26 @@ export default function ConstructionPage() {
             loading={sites.isFetching}
             dataSource={list}
             scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <ListEmpty filtered={anyFilter(filters)} hint={t('construction.emptyHint')} /> }}
             pagination={{ pageSize: 15, size: 'small', showTotal: (total) => <span data-testid="construction-total">{t('construction.total', { total })}</span> }}
-            onRow={(site) => ({ onClick: () => setSelectedId(site.id), style: { cursor: 'pointer' } })}
+            onRow={(site) => ({ onClick: () => select(site.id), style: { cursor: 'pointer' } })}
             rowClassName={(site) => (site.id === selectedId ? 'ant-table-row-selected' : '')}
             columns={[
               { title: t('construction.columns.siteNo'), dataIndex: 'siteNo' },
-              { title: t('construction.columns.name'), dataIndex: 'name', ellipsis: true },
-              { title: t('construction.columns.buildType'), dataIndex: 'buildType', render: (v: Site['buildType']) => t(`construction.buildType.${v}`) },
+              // The build type under the name, the corridor's pipes in the drawer: the list fits beside the map at 1280.
+              { title: t('construction.columns.name'), dataIndex: 'name', render: (name: string, site: Site) => <TwoLineCell main={name} sub={t(`construction.buildType.${site.buildType}`)} maxWidth={180} /> },
               { title: t('construction.columns.status'), dataIndex: 'status', render: (v: Site['status']) => <Tag color={STATUS_TAG_COLOR[v]}>{t(`construction.status.${v}`)}</Tag> },
               {
                 title: t('construction.columns.criticality'),
                 dataIndex: 'criticality',
                 render: (v: Site['criticality'], site: Site) => <Tag color={site.status === 'closed' ? CLOSED_COLOR : CRITICALITY_COLOR[v]} style={v === 'low' ? { color: '#614700' } : undefined}>{t(`construction.criticality.${v}`)}{site.insideGasProtection ? ' ⚠' : ''}</Tag>,
               },
-              { title: t('construction.columns.nearest'), dataIndex: 'nearestM', align: 'right', render: (v: number | null) => formatDistance(v) },
-              {
-                title: t('construction.columns.corridor'),
-                key: 'corridor',
-                align: 'right',
-                render: (_: unknown, site: Site) => Object.values(site.measure?.corridorCount ?? {}).reduce((a, b) => a + (b ?? 0), 0) || '-',
-              },
+              { title: t('construction.columns.nearest'), dataIndex: 'nearestM', align: 'right', render: (v: number | null) => <span style={{ whiteSpace: 'nowrap' }}>{formatDistance(v)}</span> },
             ]}
           />
         </div>
         <div style={{ flex: '3 1 420px', minWidth: 0 }} data-testid="construction-map">
-          {settings.data ? <MapView settings={settings.data.result} height={600} overlays={overlays} focus={focus} /> : <Skeleton active />}
+          {settings.data ? <MapView settings={settings.data.result} height={600} overlays={overlays} focus={focus} coveredRight={drawerOpen && selected ? SITE_DRAWER_WIDTH : 0} /> : <Skeleton active />}
           <Space wrap style={{ marginTop: 8 }}>
             {CRITICALITIES.map((c) => (
               <Space key={c} size={4}>
@@ -161,7 +164,7 @@ export default function ConstructionPage() {
           </Space>
         </div>
       </div>
-      <SiteDrawer site={selected} onClose={() => setSelectedId(null)} onEdit={(site) => setEditing(site)} />
+      <SiteDrawer site={drawerOpen ? selected : null} onClose={() => setDrawerOpen(false)} onEdit={(site) => setEditing(site)} />
       {settings.data && (
         <SiteFormModal
           open={editing !== null}
@@ -170,7 +173,7 @@ export default function ConstructionPage() {
           onClose={() => setEditing(null)}
           onSaved={(site) => {
             setEditing(null);
-            setSelectedId(site.id);
+            select(site.id);
           }}
         />
       )}

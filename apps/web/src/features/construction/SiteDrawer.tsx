@@ -26,6 +26,9 @@ type StepAction = Exclude<CaseAction, 'watch'> | 'watch';
  * it is, the case actions its state allows, the watch log, its files and its history. Full width
  * on a phone: the guard writes the watch log on site.
  */
+/** The drawer's width from a tablet up (the map fits the site beside it). */
+export const SITE_DRAWER_WIDTH = 520;
+
 export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null; onClose: () => void; onEdit: (site: SiteDetail) => void }) {
   const { t } = useTranslation();
   const screens = Grid.useBreakpoint();
@@ -90,7 +93,7 @@ export function SiteDrawer({ site, onClose, onEdit }: { site: SiteDetail | null;
   const stepTitle = stepping ? t(`construction.step.${stepping === 'judge' ? 'judgeTitle' : stepping === 'brief' ? 'briefTitle' : stepping === 'guard' ? 'guardTitle' : stepping === 'watch' ? 'watchTitle' : stepping === 'close' ? 'closeTitle' : 'reopenTitle'}`, { siteNo: site.siteNo }) : '';
   const required = [{ required: true, whitespace: true, message: t('construction.step.required') }];
   return (
-    <Drawer open onClose={onClose} width={screens.md ? 520 : '100%'} title={t('construction.detail.title', { siteNo: site.siteNo })} mask={false} data-testid="site-drawer">
+    <Drawer open onClose={onClose} width={screens.md ? SITE_DRAWER_WIDTH : '100%'} title={t('construction.detail.title', { siteNo: site.siteNo })} mask={false} data-testid="site-drawer">
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Space wrap>
           <Tag color={STATUS_TAG_COLOR[site.status]} data-testid="site-status">{t(`construction.status.${site.status}`)}</Tag>

@@ -10,6 +10,7 @@ import { projectApi } from '../../api/projects.ts';
 import { MapView, type MapLayerVisibility } from '../../components/MapView.tsx';
 import { pipeRiskApi } from '../../api/pipeRisk.ts';
 import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
+import { PIPE_RISK_DRAWER_WIDTH } from '../pipeRisk/PipeRiskDrawer.tsx';
 import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
 
@@ -38,13 +39,15 @@ export default function EnterpriseMapPage() {
   if (settings.isError) return <Alert type="error" showIcon message={errorMessage(settings.error)} />;
   if (!settings.data) return <Skeleton active />;
   return (
-    <div style={{ position: 'relative' }} data-testid="enterprise-map">
-      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} highlight={riskPipe !== null ? (riskDetail.data?.result.geometry ?? null) : null} />
+    // The risk list docks beside the map (not over it): the zoom buttons and the selected segment stay in sight.
+    <div style={{ display: 'flex', gap: 12, alignItems: 'stretch' }} data-testid="enterprise-map">
       {riskList && (
-        <Card size="small" title={t('pipeRisk.list')} style={{ position: 'absolute', top: 12, left: 12, width: 640, maxHeight: 'calc(100vh - 180px)', overflow: 'auto' }} extra={<Button size="small" type="text" onClick={() => setRiskList(false)}>×</Button>}>
+        <Card size="small" title={t('pipeRisk.list')} style={{ flex: '0 0 min(640px, 48%)', height: 'calc(100vh - 150px)', overflow: 'auto' }} extra={<Button size="small" type="text" aria-label={t('footer.close')} onClick={() => setRiskList(false)}>×</Button>} data-testid="risk-list">
           <PipeRiskPanel onSelect={(row) => setRiskPipe(row?.pipeRowId ?? null)} />
         </Card>
       )}
+      <div style={{ position: 'relative', flex: '1 1 0', minWidth: 0 }}>
+      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} highlight={riskPipe !== null ? (riskDetail.data?.result.geometry ?? null) : null} coveredRight={riskPipe !== null ? PIPE_RISK_DRAWER_WIDTH : 0} />
       <Card size="small" title={t('map.layers')} style={{ position: 'absolute', top: 12, right: 12, width: 220 }} data-testid="layer-switcher">
         <Space direction="vertical" style={{ width: '100%' }}>
           <Space>
@@ -85,6 +88,7 @@ export default function EnterpriseMapPage() {
           </Checkbox.Group>
         </Space>
       </Card>
+      </div>
       <Drawer open={picked !== null} onClose={() => setPicked(null)} title={t('map.pipeDetail')} width={360} mask={false}>
         {picked && (
           <Descriptions column={1} size="small" bordered data-testid="map-pipe-detail">

@@ -12,6 +12,7 @@ import { mapApi } from '../../api/map.ts';
 import { Authorized, useActionVisible } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
+import { ListEmpty, anyFilter } from '../../components/ListEmpty.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useLeaks } from '../../stores/leaks.ts';
@@ -148,6 +149,7 @@ export default function LeakPage() {
                     loading={pois.isFetching}
                     dataSource={list}
                     scroll={{ x: 'max-content' }}
+                    locale={{ emptyText: <ListEmpty filtered={anyFilter(filters)} hint={t('leak.emptyHint')} /> }}
                     pagination={{ pageSize: 15, size: 'small', showTotal: (total) => <span data-testid="leak-total">{t('leak.total', { total })}</span> }}
                     rowSelection={canWork ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
                     onRow={(p) => ({ onClick: () => setCurrentLeak(p), style: { cursor: 'pointer' } })}

@@ -1,7 +1,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Button, Checkbox, Slider, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { NETWORK_MAP_COLOR, ACQUISITION_STATUSES, NETWORK_TYPES, POI_PRIORITIES, POI_STATUSES, type PoiOverlayLayers } from '@console/contract';
+import { NETWORK_MAP_COLOR, ACQUISITION_STATUSES, POI_PRIORITIES, POI_STATUSES, type NetworkType, type PoiOverlayLayers } from '@console/contract';
 
 import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { ACQUISITION_STATUS_COLOR } from '../saocom/footprints.ts';
@@ -70,8 +70,11 @@ function Kinds<T extends string>({ testId, all, value, onChange, label, symbol }
   );
 }
 
-/** The overlay's layer control: basemap, project areas, pipes by network, POIs by status and priority, scene footprints by status. */
-export function LayerPanel({ layers, onChange, poiCount, poiFilters }: { layers: PoiOverlayLayers; onChange: (layers: PoiOverlayLayers) => void; poiCount: { shown: number; total: number }; poiFilters?: ReactNode }) {
+/**
+ * The overlay's layer control: basemap, project areas, pipes by network (those the enterprise
+ * has), POIs by status and priority, scene footprints by status.
+ */
+export function LayerPanel({ layers, onChange, poiCount, poiFilters, networks }: { layers: PoiOverlayLayers; onChange: (layers: PoiOverlayLayers) => void; poiCount: { shown: number; total: number }; poiFilters?: ReactNode; networks: readonly NetworkType[] }) {
   const { t } = useTranslation();
   const section = <K extends LayerKey>(key: K) => ({ layer: key, value: layers[key], onChange: (value: PoiOverlayLayers[LayerKey]) => onChange({ ...layers, [key]: value }) });
   return (
@@ -82,7 +85,8 @@ export function LayerPanel({ layers, onChange, poiCount, poiFilters }: { layers:
         <Typography.Text type="secondary">{t('poiControl.areaLegend')}</Typography.Text>
       </LayerSection>
       <LayerSection title={t('map.pipes')} {...section('pipes')}>
-        <Kinds testId="pipe-network" all={NETWORK_TYPES} value={layers.pipes.networks} onChange={(networks) => onChange({ ...layers, pipes: { ...layers.pipes, networks } })} label={(n) => t(`network.${n}`)} symbol={(n) => <Symbol kind="line" color={NETWORK_MAP_COLOR[n]} />} />
+        {!networks.length && <Typography.Text type="secondary">{t('poiControl.noPipes')}</Typography.Text>}
+        <Kinds testId="pipe-network" all={networks} value={layers.pipes.networks} onChange={(networks) => onChange({ ...layers, pipes: { ...layers.pipes, networks } })} label={(n) => t(`network.${n}`)} symbol={(n) => <Symbol kind="line" color={NETWORK_MAP_COLOR[n]} />} />
       </LayerSection>
       <LayerSection
         title={t('poiControl.pois')}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { BBox, PoiOverlayLayers } from '@console/contract';
 import { leakApi } from '../../api/leaks.ts';
 import { mapApi } from '../../api/map.ts';
+import { pipelineApi } from '../../api/pipelines.ts';
 import { errorMessage } from '../../api/http.ts';
 import { MapView, type MeasureMode } from '../../components/MapView.tsx';
 import { usePreference } from '../../components/usePreference.ts';
@@ -46,6 +47,8 @@ export default function PoiControlPage() {
   useEffect(() => setPanelOpen(screens.md !== false), [screens.md]);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
+  // The networks the enterprise has pipes of (the layer offers only those).
+  const facets = useQuery({ queryKey: ['pipelines', enterpriseID, 'facets'], queryFn: pipelineApi.facets });
   const params = { projectId, pageSize: 1000 };
   const pois = useQuery({ queryKey: ['leaks', enterpriseID, 'pois', params], queryFn: () => leakApi.pois(params), enabled: projectId !== undefined });
   const deliveries = useQuery({ queryKey: ['leaks', enterpriseID, 'deliveries', projectId], queryFn: () => leakApi.deliveries(projectId), enabled: projectId !== undefined });
@@ -139,6 +142,7 @@ export default function PoiControlPage() {
             <Input.Search placeholder={t('poiControl.findPoi')} allowClear onSearch={find} data-testid="poi-find" />
           </Space>
           <LayerPanel
+            networks={facets.data?.result.networks ?? []}
             layers={layers}
             onChange={stored.set}
             poiCount={{ shown: shown.length, total: all.length }}

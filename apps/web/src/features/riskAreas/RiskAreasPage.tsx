@@ -10,6 +10,8 @@ import { projectApi } from '../../api/projects.ts';
 import { riskAreaApi, type RiskArea, type RiskAreaDetail } from '../../api/riskAreas.ts';
 import { Authorized } from '../../components/Authorized.tsx';
 import { ExportMenu } from '../../components/ExportMenu.tsx';
+import { ListEmpty, anyFilter } from '../../components/ListEmpty.tsx';
+import { TwoLineCell } from '../../components/TwoLineCell.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { loadNamespace } from '../../locales/index.ts';
 import { useSession } from '../../stores/session.ts';
@@ -113,23 +115,24 @@ export default function RiskAreasPage() {
             loading={areas.isFetching}
             dataSource={list}
             scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <ListEmpty filtered={anyFilter(filters)} hint={t('riskAreas.emptyHint')} /> }}
             pagination={{ pageSize: 15, size: 'small', showTotal: (total) => <span data-testid="risk-areas-total">{t('riskAreas.total', { total })}</span> }}
             onRow={(a) => ({ onClick: () => setSelectedId(a.id), style: { cursor: 'pointer' } })}
             rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
             columns={[
-              { title: t('riskAreas.columns.name'), dataIndex: 'name', ellipsis: true },
-              { title: t('riskAreas.columns.kind'), dataIndex: 'kind', render: (v: RiskArea['kind']) => t(`riskAreas.kind.${v}`) },
+              // The kind under the name; the pipes within the buffer and the rain trigger in the drawer: the list fits beside the map at 1280.
+              { title: t('riskAreas.columns.name'), dataIndex: 'name', render: (name: string, a: RiskArea) => <TwoLineCell main={name} sub={t(`riskAreas.kind.${a.kind}`)} /> },
               { title: t('riskAreas.columns.level'), dataIndex: 'level', render: (v: RiskArea['level'], a: RiskArea) => <Tag color={areaColor(a)} style={v === 'III' && a.status !== 'remediated' ? { color: '#614700' } : undefined}>{v}</Tag> },
               { title: t('riskAreas.columns.status'), dataIndex: 'status', render: (v: RiskArea['status']) => t(`riskAreas.status.${v}`) },
               {
                 title: t('riskAreas.columns.pipes'),
                 key: 'pipes',
+                align: 'right',
                 render: (_: unknown, a: RiskArea) => {
-                  const entries = Object.entries(a.pipes?.lengthM ?? {});
-                  return entries.length ? entries.map(([n, m]) => `${t(`network.${n}`)} ${formatLength(m ?? 0)}`).join(' · ') : '-';
+                  const total = Object.values(a.pipes?.lengthM ?? {}).reduce((sum: number, m) => sum + (m ?? 0), 0);
+                  return <span style={{ whiteSpace: 'nowrap' }}>{total ? formatLength(total) : '-'}</span>;
                 },
               },
-              { title: t('riskAreas.columns.trigger'), key: 'trigger', render: (_: unknown, a: RiskArea) => (a.triggerRainMm !== null ? t('riskAreas.trigger', { mm: a.triggerRainMm, hours: a.triggerHours }) : '-') },
             ]}
           />
         </div>

@@ -5,6 +5,7 @@ import { AcquisitionImportModal } from './AcquisitionImportModal.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
+import { TwoLineCell } from '../../components/TwoLineCell.tsx';
 import { ACQUISITION_MODES, ACQUISITION_STATUSES, ORBIT_DIRECTIONS, POLARISATIONS, SATELLITES, type AreaGeometry, type BBox } from '@console/contract';
 import { leakApi, type Acquisition } from '../../api/leaks.ts';
 import { mapApi } from '../../api/map.ts';
@@ -128,11 +129,10 @@ export default function SaocomPage() {
           data-testid="acquisition-table"
           columns={[
             { title: t('saocom.acquiredAt'), dataIndex: 'acquiredAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
-            { title: t('saocom.satellite'), dataIndex: 'satellite' },
-            { title: t('saocom.productId'), dataIndex: 'productId', ellipsis: true, width: 220 },
-            { title: t('saocom.orbit'), dataIndex: 'orbitDirection', render: (v: string) => t(`saocom.orbits.${v}`) },
-            { title: t('saocom.mode'), dataIndex: 'mode' },
-            { title: t('saocom.polarisation'), dataIndex: 'polarisation', render: (v: string) => t(`saocom.polarisations.${v}`) },
+            // The scene's orbit, mode and polarisation under its satellite: the table fits at 1280.
+            { title: t('saocom.satellite'), dataIndex: 'satellite', render: (v: string, a) => <TwoLineCell main={v} sub={`${t(`saocom.orbits.${a.orbitDirection}`)} · ${a.mode} · ${t(`saocom.polarisations.${a.polarisation}`)}`} maxWidth={220} /> },
+            // Product ids run to 50 characters: cut, whole on hover.
+            { title: t('saocom.productId'), dataIndex: 'productId', render: (id: string) => <Typography.Text ellipsis={{ tooltip: id }} style={{ display: 'block', maxWidth: 200 }}>{id}</Typography.Text> },
             {
               title: t('saocom.statusTitle'),
               dataIndex: 'status',
@@ -143,7 +143,7 @@ export default function SaocomPage() {
                   <Tag color={ACQUISITION_STATUS_COLOR[status]}>{t(`saocom.status.${status}`)}</Tag>
                 ),
             },
-            { title: t('saocom.projects'), dataIndex: 'projects', render: (ps: Acquisition['projects']) => ps.map((p) => <Tag key={p.id}>{p.name}</Tag>) },
+            { title: t('saocom.projects'), dataIndex: 'projects', render: (ps: Acquisition['projects']) => <Space size={4} wrap style={{ maxWidth: 280 }}>{ps.map((p) => <Tag key={p.id} style={{ marginInlineEnd: 0 }}>{p.name}</Tag>)}</Space> },
           ]}
         />
       </Card>

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { TwoLineCell } from '../../components/TwoLineCell.tsx';
 import type { TFunction } from 'i18next';
 import { NETWORK_TYPES, SETTLEMENT_LEVELS, type AreaGeometry, type MapSettings, type SettlementCrossing, type SettlementDataset, type SettlementProfileBin, type SettlementResult } from '@console/contract';
 import { errorMessage, HttpError } from '../../api/http.ts';
@@ -200,13 +201,23 @@ export function ResultsTab({ dataset, settings, projects, onShowPoint }: { datas
           }}
           columns={[
             { title: t('settlement.results.level'), dataIndex: 'level', render: (l: SettlementResult['level']) => <Tag color={LEVEL_COLOR[l]}>{t(`settlement.level.${l}`)}</Tag> },
-            { title: t('settlement.results.pipeId'), dataIndex: 'pipeId' },
-            { title: t('settlement.results.network'), dataIndex: 'networkType', render: (n: string, r) => `${t(`network.${n}`)} DN${r.diameterMm ?? '-'}` },
-            { title: t('settlement.results.points'), dataIndex: 'pointCount', align: 'right' },
-            { title: `${t('settlement.results.meanVelocity')} (${t('settlement.unit.velocity')})`, dataIndex: 'meanVelocity', align: 'right', render: (v: number) => fixed(v) },
-            { title: `${t('settlement.results.maxCumulative')} (mm)`, dataIndex: 'maxCumulative', align: 'right', render: (v: number) => fixed(v) },
-            { title: t('settlement.results.differential'), dataIndex: 'differential', align: 'right', render: (v: number | null) => fixed(v) },
-            { title: t('settlement.results.crossed'), dataIndex: 'crossed', render: (crossed: SettlementCrossing[]) => <Typography.Text style={{ fontSize: 12 }}>{crossed.map(crossingText).join('; ') || '-'}</Typography.Text> },
+            // The network and size under the pipe id, the point count in the drawer: the list fits beside the map at 1280.
+            { title: t('settlement.results.pipeId'), dataIndex: 'pipeId', render: (id: string, r) => <TwoLineCell main={id} sub={`${t(`network.${r.networkType}`)} DN${r.diameterMm ?? '-'}`} maxWidth={140} /> },
+            // Figures under headers that wrap (a fixed width), so long names do not widen the list.
+            { title: `${t('settlement.results.meanVelocity')} (${t('settlement.unit.velocity')})`, dataIndex: 'meanVelocity', align: 'right', width: 100, render: (v: number) => fixed(v) },
+            { title: `${t('settlement.results.maxCumulative')} (mm)`, dataIndex: 'maxCumulative', align: 'right', width: 100, render: (v: number) => fixed(v) },
+            { title: t('settlement.results.differential'), dataIndex: 'differential', align: 'right', width: 100, render: (v: number | null) => fixed(v) },
+            {
+              title: t('settlement.results.crossed'),
+              dataIndex: 'crossed',
+              // Which thresholds, in their level's colour; the figures on hover and in the drawer.
+              render: (crossed: SettlementCrossing[]) =>
+                crossed.length ? (
+                  <Space size={2} wrap style={{ maxWidth: 170 }}>
+                    {crossed.map((c) => <Tag key={c.metric} color={LEVEL_COLOR[c.level]} title={crossingText(c)} style={{ marginInlineEnd: 0 }}>{t(`settlement.metric.${c.metric}`)}</Tag>)}
+                  </Space>
+                ) : '-',
+            },
           ]}
         />
       </div>

@@ -14,6 +14,7 @@ const messages = {
     succeededDetail: '{{file}}: each POI knows the pipes inside it.',
   },
   project: 'Project',
+  emptyHint: 'No POIs yet. Satellite leak detection delivers POIs over a water network: import a delivery from your provider (Import delivery), or plan an acquisition on the SAOCOM platform.',
   allDeliveries: 'All deliveries',
   allStatuses: 'All statuses',
   allPriorities: 'All priorities',

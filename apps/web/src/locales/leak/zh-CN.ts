@@ -16,6 +16,7 @@ const messages: typeof enUS = {
     succeededDetail: '{{file}}：已计算每个兴趣点范围内的管线。',
   },
   project: '项目',
+  emptyHint: '暂无兴趣点。卫星漏损检测在供水管网上交付兴趣点：导入服务商交付的成果（导入批次），或在 SAOCOM 平台安排采集。',
   allDeliveries: '全部批次',
   allStatuses: '全部状态',
   allPriorities: '全部优先级',

@@ -2,6 +2,7 @@
 const messages = {
   pois: 'Points of interest',
   footprints: 'Scene footprints',
+  noPipes: 'No pipes yet: import the network under Enterprise → Pipelines.',
   shown: '{{shown}} of {{total}}',
   opacity: 'Opacity',
   areaLegend: 'Project area',

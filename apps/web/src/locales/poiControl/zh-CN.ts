@@ -4,6 +4,7 @@ import type enUS from './en-US.ts';
 const messages: typeof enUS = {
   pois: '兴趣点',
   footprints: '影像覆盖范围',
+  noPipes: '暂无管线：在“企业管理 → 管线管理”中导入管网。',
   shown: '{{shown}} / {{total}}',
   opacity: '透明度',
   areaLegend: '项目范围',
