@@ -110,9 +110,10 @@ export async function signedInHeaders(url: string, username: string, password: s
 }
 
 /** CONNECTIONS connections for SECONDS seconds against one URL. */
-export async function load(url: string, headers: Record<string, string> = {}, request: { method?: 'PUT' | 'POST'; body?: string; connections?: number } = {}): Promise<Load> {
+export async function load(url: string, headers: Record<string, string> = {}, request: { method?: 'PUT' | 'POST'; body?: string; connections?: number; seconds?: number } = {}): Promise<Load> {
+  const { seconds = SECONDS, ...options } = request;
   // Asked as a browser asks: it takes gzip (hello-world's answer is too small to compress).
-  const result = await autocannon({ url, connections: request.connections ?? CONNECTIONS, duration: SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, timeout: 10, ...request });
+  const result = await autocannon({ url, connections: options.connections ?? CONNECTIONS, duration: seconds, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, timeout: 10, ...options });
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -149,7 +150,7 @@ export async function alternating<T>(ours: () => Promise<T>, peer: () => Promise
   return { ours: [o1, o2], peer: [p1, p2] };
 }
 
-export const describeLoad = (l: Load) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${l.failures ? `, ${l.failures} failed` : ''}`;
+export const describeLoad = (l: Load) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${+l.p50.toFixed(1)} ms, p99 ${+l.p99.toFixed(1)} ms${l.failures ? `, ${l.failures} failed` : ''}`;
 
 /** A load run with the CPU time the server's process spent on it. */
 export interface LoadWithCpu extends Load {
@@ -162,7 +163,24 @@ export async function loadWithCpu(server: Running, path: string, headers: Record
   const before = await cpuSeconds(server.pid);
   const result = await load(`${server.url}${path}`, headers, request);
   const cpu = (await cpuSeconds(server.pid)) - before;
-  return { ...result, cpu, requests: result.requestsPerSecond * SECONDS };
+  return { ...result, cpu, requests: result.requestsPerSecond * (request.seconds ?? SECONDS) };
+}
+
+/**
+ * Many short runs of ours and a peer in the order ours, peer, peer, ours, … (after a warm-up of
+ * each not counted): where two long runs a side still differ by 10 % on a shared machine, slices
+ * of a second or two cancel the machine's drift between them.
+ */
+export async function interleaved<T>(ours: () => Promise<T>, peer: () => Promise<T>, pairs: number): Promise<{ ours: T[]; peer: T[] }> {
+  await ours();
+  await peer();
+  const runs = { ours: [] as T[], peer: [] as T[] };
+  for (let pair = 0; pair < pairs; pair++) {
+    const [first, second] = pair % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const);
+    runs[first].push(await (first === 'ours' ? ours : peer)());
+    runs[second].push(await (second === 'ours' ? ours : peer)());
+  }
+  return runs;
 }
 
 /** Runs of one side together: mean rate and p50, worst p99, CPU-seconds per 1,000 requests. */

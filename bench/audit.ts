@@ -1,7 +1,7 @@
 /**
  * What the audit trail costs a write: the real server (as `npm start` runs it) against the same
  * server with AUDIT_TRAIL=off, each on a demo database of its own, the same writes at 64
- * connections, alternating (off, on, on, off, twice) after a warm-up of each. Two writes: a user's
+ * connections, in 2-second slices alternating (on, off, off, on, …) after a warm-up of each. Two writes: a user's
  * stored preference (recorded with the fields sent) and the enterprise's map settings (recorded
  * with the fields before and after, from the save's own statement). A record is appended to the
  * server's journal before the answer and the records of each 100 ms go into the table in one
@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emptyServerDatabase } from './support.ts';
-import { alternating, CONNECTIONS, describeLoad, loadWithCpu, meanWithCpu, signedInHeaders, startConsoleServer, type Running } from './api.ts';
+import { CONNECTIONS, describeLoad, loadWithCpu, interleaved, meanWithCpu, signedInHeaders, startConsoleServer, type Running } from './api.ts';
 
 const WRITES = [
   {
@@ -29,8 +29,12 @@ const WRITES = [
   { name: 'map settings (before/after)', path: '/api/enterprise/mapSettings', body: { serviceType: 'none', srid: 4326, tileSize: 256, zoomLevel: 11 } },
 ];
 
+/** Seconds of a slice, and slices a side: 40 s each in 2-second slices, alternating (two servers with the same settings differ by ±6 % over 24 s here). */
+const SLICE_SECONDS = 2;
+const SLICES = 20;
+
 const measure = (server: Running, headers: Record<string, string>, write: (typeof WRITES)[number], connections: number) =>
-  loadWithCpu(server, write.path, { ...headers, 'content-type': 'application/json' }, { method: 'PUT', body: JSON.stringify(write.body), connections });
+  loadWithCpu(server, write.path, { ...headers, 'content-type': 'application/json' }, { method: 'PUT', body: JSON.stringify(write.body), connections, seconds: SLICE_SECONDS });
 
 async function compare(kind: string, start: (audit: boolean) => Promise<Running>, say: (line: string) => void) {
   const audited = await start(true);
@@ -41,11 +45,10 @@ async function compare(kind: string, start: (audit: boolean) => Promise<Running>
     for (const [write, connections] of WRITES.flatMap((w) => [[w, CONNECTIONS], [w, 1]] as const)) {
       const on = () => measure(audited, headersOn, write, connections);
       const off = () => measure(unaudited, headersOff, write, connections);
-      // Two rounds (off, on, on, off each, after a warm-up): four runs a side, as runs here scatter by 10 % and more.
-      const first = await alternating(on, off);
-      const second = await alternating(on, off);
-      const ours = meanWithCpu([...first.ours, ...second.ours]);
-      const peer = meanWithCpu([...first.peer, ...second.peer]);
+      // Long runs a side scattered by 10 % and more here; 2-second slices alternating cancel the drift.
+      const runs = await interleaved(on, off, SLICES);
+      const ours = meanWithCpu(runs.ours);
+      const peer = meanWithCpu(runs.peer);
       const ratio = ours.requestsPerSecond / peer.requestsPerSecond;
       say(`  ${kind}, ${`${write.name}, ${connections} conn.`.padEnd(38)} audited   ${describeLoad(ours)}, ${ours.cpuPerThousand.toFixed(2)} CPU-s per 1,000 writes`);
       say(`  ${' '.repeat(kind.length)}  ${''.padEnd(38)} unaudited ${describeLoad(peer)}, ${peer.cpuPerThousand.toFixed(2)} CPU-s per 1,000 writes`);

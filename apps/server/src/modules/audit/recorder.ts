@@ -17,6 +17,8 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SECRET_FIELD = /pass(word|wd)?|token|secret|smscode|captcha|webhook|credential|^key$|^iv$/i;
 /** A value longer than this (as JSON: a polygon, a long list) is recorded by its size only. */
 const MAX_VALUE_CHARS = 1_000;
+/** A text this short is within MAX_VALUE_CHARS as JSON whatever it holds (at most 6 characters a character, and quotes). */
+const SHORT_TEXT = Math.floor((MAX_VALUE_CHARS - 2) / 6);
 /** A body or state with more fields than this records the first ones. */
 const MAX_FIELDS = 100;
 const MAX_TEXT = 300;
@@ -39,6 +41,9 @@ export function auditValue(field: string, value: unknown): unknown {
   if (SECRET_FIELD.test(field)) return value === null || value === '' ? value : '***';
   if (Buffer.isBuffer(value)) return `(${value.length} bytes)`;
   if (value && typeof value === 'object' && 'filename' in value) return { file: String((value as { filename: unknown }).filename) };
+  // Most fields are short scalars: kept as they are, without a JSON pass of their own.
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'string' && value.length <= SHORT_TEXT) return value.includes('\0') ? value.replace(/\0/g, '\ufffd') : value;
   const json = JSON.stringify(value);
   if (json === undefined) return null;
   if (json.length > MAX_VALUE_CHARS) return `(${json.length} characters)`;
