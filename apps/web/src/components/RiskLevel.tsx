@@ -14,7 +14,7 @@ export function RiskLevelTag({ level, label }: { level: RiskLevel; label?: strin
 const SCORE_COLORS = ['#f0f0f0', '#d9f7be', '#fff1b8', '#ffd591', '#ffa39e', '#ff4d4f'];
 export function ScoreCell({ score, title }: { score: number; title: string }) {
   return (
-    <span title={`${title}: ${score}`} style={{ display: 'inline-block', width: 18, height: 18, lineHeight: '18px', textAlign: 'center', fontSize: 11, borderRadius: 3, marginRight: 2, background: SCORE_COLORS[score], color: score === 5 ? '#fff' : '#262626' }}>
+    <span title={`${title}: ${score}`} style={{ display: 'inline-block', width: 16, height: 18, lineHeight: '18px', textAlign: 'center', fontSize: 11, borderRadius: 3, marginRight: 1, background: SCORE_COLORS[score], color: score === 5 ? '#fff' : '#262626' }}>
       {score}
     </span>
   );

@@ -42,7 +42,7 @@ export default function EnterpriseMapPage() {
     // The risk list docks beside the map (not over it): the zoom buttons and the selected segment stay in sight.
     <div style={{ display: 'flex', gap: 12, alignItems: 'stretch' }} data-testid="enterprise-map">
       {riskList && (
-        <Card size="small" title={t('pipeRisk.list')} style={{ flex: '0 0 min(640px, 48%)', height: 'calc(100vh - 150px)', overflow: 'auto' }} extra={<Button size="small" type="text" aria-label={t('footer.close')} onClick={() => setRiskList(false)}>×</Button>} data-testid="risk-list">
+        <Card size="small" title={t('pipeRisk.list')} style={{ flex: '0 0 min(660px, 50%)', height: 'calc(100vh - 150px)', overflow: 'auto' }} extra={<Button size="small" type="text" aria-label={t('footer.close')} onClick={() => setRiskList(false)}>×</Button>} data-testid="risk-list">
           <PipeRiskPanel onSelect={(row) => setRiskPipe(row?.pipeRowId ?? null)} />
         </Card>
       )}
@@ -81,7 +81,8 @@ export default function EnterpriseMapPage() {
           >
             {networks.map((n) => (
               <Checkbox key={n} value={n} data-testid={`layer-${n}`}>
-                <span style={{ display: 'inline-block', width: 18, height: 4, background: NETWORK_MAP_COLOR[n], verticalAlign: 'middle', marginRight: 6 }} />
+                {/* On the risk map pipes take their level's colour: a network's own colour (water's blue, gas's orange) would read as a level. */}
+                {!byRisk && <span style={{ display: 'inline-block', width: 18, height: 4, background: NETWORK_MAP_COLOR[n], verticalAlign: 'middle', marginRight: 6 }} />}
                 {t(`network.${n}`)}
               </Checkbox>
             ))}
