@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Collapse, Empty, List, Space, Tag, Typography } from 'antd';
+import { Alert, Collapse, Empty, List, Space, Typography } from 'antd';
+import { Tag } from './Tag.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';

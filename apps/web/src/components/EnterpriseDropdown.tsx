@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Dropdown, Spin, Tag } from 'antd';
+import { Dropdown, Spin } from 'antd';
+import { Tag } from './Tag.tsx';
 import { BankOutlined, CheckOutlined, DownOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

@@ -13,7 +13,7 @@ export function GlobalFooter() {
   const settings = useQuery({ queryKey: ['public-settings'], queryFn: authApi.settings, staleTime: Infinity });
   const links: Dialog[] = ['notice', 'about', 'contact'];
   return (
-    <footer data-testid="global-footer" style={{ textAlign: 'center', padding: '16px 0 24px', color: 'rgba(0,0,0,0.45)' }}>
+    <footer data-testid="global-footer" style={{ textAlign: 'center', padding: '16px 0 24px', color: 'rgba(0,0,0,0.62)' }}>
       <Space split="|" wrap style={{ justifyContent: 'center' }}>
         {links.map((key) => (
           <Typography.Link key={key} data-testid={`footer-${key}`} onClick={() => setDialog(key)} style={{ color: 'inherit' }}>

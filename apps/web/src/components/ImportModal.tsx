@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Descriptions, Form, Modal, Progress, Result, Select, Space, Steps, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Descriptions, Form, Modal, Progress, Result, Select, Space, Steps, Table, Typography, Upload } from 'antd';
+import { Tag } from './Tag.tsx';
 import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -214,11 +215,11 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
           rules={kind.required[target] ? [{ required: true, message: kind.required[target] }] : []}
           style={{ marginBottom: 10 }}
         >
-          <Select allowClear showSearch placeholder={t('dataImport.notInFile')} options={fieldOptions} data-testid={`map-${target}`} />
+          <Select aria-label={t('dataImport.notInFile')} allowClear showSearch placeholder={t('dataImport.notInFile')} options={fieldOptions} data-testid={`map-${target}`} />
         </Form.Item>
       ))}
       <Form.Item name="srid" label={t('dataImport.crs')} rules={unknownCrs ? [{ required: true, message: t('dataImport.crsUnknownHint') }] : []} style={{ marginBottom: 10 }}>
-        <Select
+        <Select aria-label={t('dataImport.crsFromFile')}
           allowClear={!unknownCrs}
           showSearch
           optionFilterProp="label"
@@ -250,7 +251,7 @@ export function ImportModal({ open, onClose, onImported, kind }: { open: boolean
             key: 'means',
             width: 220,
             render: (_: unknown, w: UnknownWord) => (
-              <Select
+              <Select aria-label={t('dataImport.words.pick')}
                 style={{ width: '100%' }}
                 placeholder={t('dataImport.words.pick')}
                 value={answers[wordKey(w)]}

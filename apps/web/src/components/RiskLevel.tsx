@@ -1,4 +1,4 @@
-import { Tag } from 'antd';
+import { Tag } from './Tag.tsx';
 import { RISK_LEVEL_COLORS, type RiskLevel } from '@console/contract';
 
 /** A risk level in its colour (yellow with dark text, to be read). */

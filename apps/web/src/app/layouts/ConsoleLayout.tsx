@@ -48,6 +48,26 @@ function useAutoHideHeader(enabled: boolean) {
 }
 
 /** The frame of every signed-in page: ProLayout with header actions, tabs, content and footer. */
+/**
+ * The top menu keeps the entries that do not fit in the bar as hidden copies (aria-hidden) whose
+ * links can still take the focus: a keyboard would land on something no screen reader announces.
+ * They are made inert while hidden.
+ */
+function useInertHiddenMenuItems() {
+  useEffect(() => {
+    const mark = () => {
+      for (const item of document.querySelectorAll<HTMLElement>('.ant-menu-overflow-item')) {
+        const hidden = item.getAttribute('aria-hidden') === 'true';
+        if (hidden !== item.inert) item.inert = hidden;
+      }
+    };
+    mark();
+    const observer = new MutationObserver(mark);
+    observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-hidden'], childList: true });
+    return () => observer.disconnect();
+  }, []);
+}
+
 export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: ConsoleLayoutProps) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -59,6 +79,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   const [drawer, setDrawer] = useState(false);
   const isMobile = screens.md === false;
   const headerHidden = useAutoHideHeader(settings.fixedHeader && settings.autoHideHeader);
+  useInertHiddenMenuItems();
 
   useEffect(() => {
     if (settings.isMobile !== isMobile) useSettings.setState({ isMobile });

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tabs, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { NotificationOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
@@ -110,7 +111,7 @@ export default function AlertsPage() {
       </Row>
       <Space wrap style={{ marginBottom: 8 }}>
         <Input.Search allowClear placeholder={t('alerts.keyword')} style={{ width: 200 }} onSearch={(v) => set({ keyword: v || undefined })} data-testid="alerts-keyword" />
-        <Select
+        <Select aria-label={t('alerts.filters.state')}
           allowClear
           style={{ width: 150 }}
           value={filters.state}
@@ -119,11 +120,11 @@ export default function AlertsPage() {
           data-testid="alerts-state"
           options={[{ value: 'open', label: t('alerts.filters.open') }, ...ALERT_STATES.map((v) => ({ value: v, label: t(`alerts.state.${v}`) }))]}
         />
-        <Select allowClear style={{ width: 120 }} value={filters.level} onChange={(v) => set({ level: v })} placeholder={t('alerts.filters.level')} options={RISK_LEVELS.map((v) => ({ value: v, label: v }))} />
-        <Select allowClear style={{ width: 140 }} value={filters.source} onChange={(v) => set({ source: v })} placeholder={t('alerts.filters.source')} options={ALERT_SOURCES.map((v) => ({ value: v, label: t(`alerts.source.${v}`) }))} />
+        <Select aria-label={t('alerts.filters.level')} allowClear style={{ width: 120 }} value={filters.level} onChange={(v) => set({ level: v })} placeholder={t('alerts.filters.level')} options={RISK_LEVELS.map((v) => ({ value: v, label: v }))} />
+        <Select aria-label={t('alerts.filters.source')} allowClear style={{ width: 140 }} value={filters.source} onChange={(v) => set({ source: v })} placeholder={t('alerts.filters.source')} options={ALERT_SOURCES.map((v) => ({ value: v, label: t(`alerts.source.${v}`) }))} />
         {(['overdue', 'supervised', 'mine'] as const).map((flag) => (
           <Space size={4} key={flag}>
-            <Switch size="small" checked={filters[flag] === 'true'} onChange={(v) => set({ [flag]: v ? 'true' : undefined })} data-testid={`alerts-${flag}`} />
+            <Switch size="small" aria-label={t(`alerts.filters.${flag}`)} checked={filters[flag] === 'true'} onChange={(v) => set({ [flag]: v ? 'true' : undefined })} data-testid={`alerts-${flag}`} />
             {t(`alerts.filters.${flag}`)}
           </Space>
         ))}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Checkbox, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Typography, message } from 'antd';
+import { Button, Checkbox, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Typography, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

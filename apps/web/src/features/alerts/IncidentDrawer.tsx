@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Select, Space, Tag, Typography, Upload, message } from 'antd';
+import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Select, Space, Typography, Upload, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { CameraOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';

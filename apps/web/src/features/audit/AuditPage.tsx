@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, DatePicker, Dropdown, Input, Result, Select, Space, Table, Tag, Typography, message } from 'antd';
+import { Alert, Button, Card, DatePicker, Dropdown, Input, Result, Select, Space, Table, Typography, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -83,11 +84,11 @@ export default function AuditPage() {
         <Input.Search allowClear placeholder={t('audit.user')} onSearch={setUsername} style={{ width: 160 }} data-testid="audit-user" />
         <Input.Search allowClear placeholder={t('audit.object')} onSearch={setObject} style={{ width: 200 }} data-testid="audit-object" />
         <Input.Search allowClear placeholder={t('audit.objectId')} onSearch={setObjectId} style={{ width: 150 }} data-testid="audit-object-id" />
-        <Select allowClear placeholder={t('audit.kind')} value={kind} onChange={setKind} style={{ width: 130 }} options={AUDIT_KINDS.map((k) => ({ value: k, label: t(`audit.kinds.${k}`) }))} data-testid="audit-kind" />
-        <Select allowClear placeholder={t('audit.outcomeTitle')} value={outcome} onChange={setOutcome} style={{ width: 130 }} options={AUDIT_OUTCOMES.map((o) => ({ value: o, label: t(`audit.outcome.${o}`) }))} data-testid="audit-outcome" />
+        <Select aria-label={t('audit.kind')} allowClear placeholder={t('audit.kind')} value={kind} onChange={setKind} style={{ width: 130 }} options={AUDIT_KINDS.map((k) => ({ value: k, label: t(`audit.kinds.${k}`) }))} data-testid="audit-kind" />
+        <Select aria-label={t('audit.outcomeTitle')} allowClear placeholder={t('audit.outcomeTitle')} value={outcome} onChange={setOutcome} style={{ width: 130 }} options={AUDIT_OUTCOMES.map((o) => ({ value: o, label: t(`audit.outcome.${o}`) }))} data-testid="audit-outcome" />
         <DatePicker.RangePicker value={range} onChange={(value) => setRange(value)} data-testid="audit-range" />
         {scope === 'platform' && (
-          <Select
+          <Select aria-label={t('audit.enterprise')}
             allowClear
             showSearch
             optionFilterProp="label"

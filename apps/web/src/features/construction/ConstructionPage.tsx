@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table, Tag } from 'antd';
+import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Switch, Table } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -102,13 +103,13 @@ export default function ConstructionPage() {
       </Row>
       <Space wrap style={{ marginBottom: 8 }}>
         <Input.Search allowClear placeholder={t('construction.keyword')} style={{ width: 240 }} onSearch={(v) => set({ keyword: v || undefined })} data-testid="construction-keyword" />
-        <Select allowClear style={{ width: 130 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('construction.filters.status')} options={CASE_STATUSES.map((v) => ({ value: v, label: t(`construction.status.${v}`) }))} data-testid="construction-status" />
-        <Select allowClear style={{ width: 120 }} value={filters.criticality} onChange={(v) => set({ criticality: v })} placeholder={t('construction.filters.criticality')} options={CRITICALITIES.map((v) => ({ value: v, label: t(`construction.criticality.${v}`) }))} />
-        <Select allowClear style={{ width: 150 }} value={filters.buildType} onChange={(v) => set({ buildType: v })} placeholder={t('construction.filters.buildType')} options={BUILD_TYPES.map((v) => ({ value: v, label: t(`construction.buildType.${v}`) }))} />
-        <Select allowClear style={{ width: 160 }} value={filters.networkType} onChange={(v) => set({ networkType: v })} placeholder={t('construction.filters.network')} options={NETWORK_TYPES.map((v) => ({ value: v, label: t(`network.${v}`) }))} />
-        <Select allowClear style={{ width: 200 }} value={filters.projectId} onChange={(v) => set({ projectId: v })} placeholder={t('leak.project')} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="construction-project" />
+        <Select aria-label={t('construction.filters.status')} allowClear style={{ width: 130 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('construction.filters.status')} options={CASE_STATUSES.map((v) => ({ value: v, label: t(`construction.status.${v}`) }))} data-testid="construction-status" />
+        <Select aria-label={t('construction.filters.criticality')} allowClear style={{ width: 120 }} value={filters.criticality} onChange={(v) => set({ criticality: v })} placeholder={t('construction.filters.criticality')} options={CRITICALITIES.map((v) => ({ value: v, label: t(`construction.criticality.${v}`) }))} />
+        <Select aria-label={t('construction.filters.buildType')} allowClear style={{ width: 150 }} value={filters.buildType} onChange={(v) => set({ buildType: v })} placeholder={t('construction.filters.buildType')} options={BUILD_TYPES.map((v) => ({ value: v, label: t(`construction.buildType.${v}`) }))} />
+        <Select aria-label={t('construction.filters.network')} allowClear style={{ width: 160 }} value={filters.networkType} onChange={(v) => set({ networkType: v })} placeholder={t('construction.filters.network')} options={NETWORK_TYPES.map((v) => ({ value: v, label: t(`network.${v}`) }))} />
+        <Select aria-label={t('leak.project')} allowClear style={{ width: 200 }} value={filters.projectId} onChange={(v) => set({ projectId: v })} placeholder={t('leak.project')} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="construction-project" />
         <Space size={4}>
-          <Switch size="small" checked={filters.insideGasProtection ?? false} onChange={(v) => set({ insideGasProtection: v || undefined })} data-testid="construction-gas-only" />
+          <Switch size="small" aria-label={t('construction.filters.gasOnly')} checked={filters.insideGasProtection ?? false} onChange={(v) => set({ insideGasProtection: v || undefined })} data-testid="construction-gas-only" />
           {t('construction.filters.gasOnly')}
         </Space>
         <Authorized action="add">

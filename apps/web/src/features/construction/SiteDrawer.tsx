@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Modal, Popconfirm, Radio, Select, Space, Tag, Typography, Upload, message } from 'antd';
+import { Button, DatePicker, Descriptions, Drawer, Form, Grid, Image, Input, List, Modal, Popconfirm, Radio, Select, Space, Typography, Upload, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

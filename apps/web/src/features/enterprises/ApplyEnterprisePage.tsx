@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Card, Empty, Form, Input, List, message, Result, Table, Tabs, Tag } from 'antd';
+import { Alert, Card, Empty, Form, Input, List, message, Result, Table, Tabs } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';

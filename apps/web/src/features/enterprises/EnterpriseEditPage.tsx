@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Alert, Card, Descriptions, Form, Skeleton, Tag } from 'antd';
+import { Alert, Card, Descriptions, Form, Skeleton } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EnterpriseProfileInput } from '@console/contract';

@@ -51,15 +51,15 @@ export default function EnterpriseMapPage() {
       <Card size="small" title={t('map.layers')} style={{ position: 'absolute', top: 12, right: 12, width: 220 }} data-testid="layer-switcher">
         <Space direction="vertical" style={{ width: '100%' }}>
           <Space>
-            <Switch size="small" checked={visibility.basemap} onChange={(basemap) => setVisibility((v) => ({ ...v, basemap }))} data-testid="layer-basemap" />
+            <Switch size="small" aria-label={t('map.basemap')} checked={visibility.basemap} onChange={(basemap) => setVisibility((v) => ({ ...v, basemap }))} data-testid="layer-basemap" />
             {t('map.basemap')}
           </Space>
           <Space>
-            <Switch size="small" checked={visibility.areas} onChange={(areasOn) => setVisibility((v) => ({ ...v, areas: areasOn }))} />
+            <Switch size="small" aria-label={t('map.areas')} checked={visibility.areas} onChange={(areasOn) => setVisibility((v) => ({ ...v, areas: areasOn }))} />
             {t('map.areas')}
           </Space>
           <Space>
-            <Switch size="small" checked={byRisk} onChange={(on) => setVisibility((v) => ({ ...v, colourBy: on ? 'risk' : 'network' }))} data-testid="layer-risk" />
+            <Switch size="small" aria-label={t('pipeRisk.riskMap')} checked={byRisk} onChange={(on) => setVisibility((v) => ({ ...v, colourBy: on ? 'risk' : 'network' }))} data-testid="layer-risk" />
             {t('pipeRisk.riskMap')}
           </Space>
           {byRisk && (

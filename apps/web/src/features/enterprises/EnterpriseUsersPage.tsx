@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, DatePicker, Form, Modal, Select, Skeleton, Space, Table, Tabs, Tag } from 'antd';
+import { Alert, Button, Card, DatePicker, Form, Modal, Select, Skeleton, Space, Table, Tabs } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { FileTextOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -107,7 +108,7 @@ export default function LeakPage() {
     <Card data-testid="leak-page" styles={{ body: { paddingTop: 8 } }}>
       {/* What concerns the whole project: which one, and its deliveries coming in. */}
       <Space wrap style={{ marginBottom: 8 }}>
-        <Select style={{ width: 260 }} value={projectId} onChange={(v) => { setProjectId(v); setFilters({}); setCurrentLeak(null); }} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} placeholder={t('leak.project')} data-testid="leak-project" />
+        <Select aria-label={t('leak.project')} style={{ width: 260 }} value={projectId} onChange={(v) => { setProjectId(v); setFilters({}); setCurrentLeak(null); }} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} placeholder={t('leak.project')} data-testid="leak-project" />
         <Authorized action="import">
           <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="leak-import">{t('leak.import.button')}</Button>
         </Authorized>
@@ -120,10 +121,10 @@ export default function LeakPage() {
             children: (
               <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
                 <Space wrap style={{ width: '100%' }}>
-                  <Select allowClear style={{ width: 220 }} value={filters.deliveryId} onChange={(v) => set({ deliveryId: v })} placeholder={t('leak.allDeliveries')} options={(deliveries.data?.result ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.poiCount})` }))} data-testid="leak-delivery" />
-                  <Select allowClear style={{ width: 150 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('leak.allStatuses')} options={POI_STATUSES.map((s) => ({ value: s, label: t(`leak.status.${s}`) }))} data-testid="leak-status" />
-                  <Select allowClear style={{ width: 120 }} value={filters.priority} onChange={(v) => set({ priority: v })} placeholder={t('leak.allPriorities')} options={POI_PRIORITIES.map((p) => ({ value: p, label: t(`leak.priority.${p}`) }))} />
-                  <Select allowClear style={{ width: 140 }} value={filters.assigneeId} onChange={(v) => set({ assigneeId: v })} placeholder={t('leak.allAssignees')} options={(members.data?.result ?? []).map((m) => ({ value: m.userId, label: m.realname || m.username }))} />
+                  <Select aria-label={t('leak.allDeliveries')} allowClear style={{ width: 220 }} value={filters.deliveryId} onChange={(v) => set({ deliveryId: v })} placeholder={t('leak.allDeliveries')} options={(deliveries.data?.result ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.poiCount})` }))} data-testid="leak-delivery" />
+                  <Select aria-label={t('leak.allStatuses')} allowClear style={{ width: 150 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('leak.allStatuses')} options={POI_STATUSES.map((s) => ({ value: s, label: t(`leak.status.${s}`) }))} data-testid="leak-status" />
+                  <Select aria-label={t('leak.allPriorities')} allowClear style={{ width: 120 }} value={filters.priority} onChange={(v) => set({ priority: v })} placeholder={t('leak.allPriorities')} options={POI_PRIORITIES.map((p) => ({ value: p, label: t(`leak.priority.${p}`) }))} />
+                  <Select aria-label={t('leak.allAssignees')} allowClear style={{ width: 140 }} value={filters.assigneeId} onChange={(v) => set({ assigneeId: v })} placeholder={t('leak.allAssignees')} options={(members.data?.result ?? []).map((m) => ({ value: m.userId, label: m.realname || m.username }))} />
                   <span data-testid="leak-period">
                     <DatePicker.RangePicker
                       allowEmpty={[true, true]}

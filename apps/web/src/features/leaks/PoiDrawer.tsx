@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Descriptions, Drawer, Empty, Form, Grid, Image, Input, InputNumber, Modal, Radio, Select, Space, Switch, Tag, Timeline, Typography, Upload } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Form, Grid, Image, Input, InputNumber, Modal, Radio, Select, Space, Switch, Timeline, Typography, Upload } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { CameraOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { Descriptions, Drawer, Empty, Skeleton, Space, Tag, Timeline, Typography } from 'antd';
+import { Descriptions, Drawer, Empty, Skeleton, Space, Timeline, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Checkbox, Input, Select, Space, Table, Tag, Typography, message } from 'antd';
+import { Button, Checkbox, Input, Select, Space, Table, Typography, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -66,7 +67,7 @@ export function PipeRiskPanel({ projectId, onSelect }: { projectId?: number; onS
           {run ? t('pipeRisk.lastRun', { at: dayjs(run.finishedAt ?? run.startedAt).format('YYYY-MM-DD HH:mm'), segments: run.segments, masked: run.masked, changed: run.changed }) : t('pipeRisk.never')}
         </Typography.Text>
         <Space wrap size={8}>
-          <Select allowClear style={{ width: 130 }} placeholder={t('pipeRisk.filters.network')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
+          <Select aria-label={t('pipeRisk.filters.network')} allowClear style={{ width: 130 }} placeholder={t('pipeRisk.filters.network')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
           <Input.Search allowClear style={{ width: 180 }} placeholder={t('pipeRisk.keyword')} onSearch={(keyword) => set({ keyword: keyword || undefined })} data-testid="pipe-risk-search" />
           <Checkbox checked={filters.masked === 'true'} onChange={(e) => set({ masked: e.target.checked ? 'true' : undefined })} data-testid="pipe-risk-masked">
             {t('pipeRisk.filters.masked')}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Descriptions, Empty, Input, InputNumber, message, Popconfirm, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Input, InputNumber, message, Popconfirm, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -105,7 +106,7 @@ export default function PipelinePage() {
     >
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('pipeline.filters.keyword')} onSearch={(v) => set({ keyword: v.trim() || undefined })} style={{ width: 180 }} data-testid="pipe-search" />
-        <Select allowClear placeholder={t('pipeline.filters.type')} style={{ width: 130 }} onChange={(v) => set({ networkType: v })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} data-testid="pipe-filter-type" />
+        <Select aria-label={t('pipeline.filters.type')} allowClear placeholder={t('pipeline.filters.type')} style={{ width: 130 }} onChange={(v) => set({ networkType: v })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} data-testid="pipe-filter-type" />
         <MaterialSelect placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} />
         <Space.Compact>
           <InputNumber placeholder={t('pipeline.filters.diameterMin')} min={0} onChange={(v) => set({ diameterMin: v ?? undefined })} style={{ width: 120 }} data-testid="pipe-filter-dmin" />
@@ -115,7 +116,7 @@ export default function PipelinePage() {
           <InputNumber placeholder={t('pipeline.filters.yearMin')} min={1850} max={2100} onChange={(v) => set({ installYearMin: v ?? undefined })} style={{ width: 140 }} />
           <InputNumber placeholder={t('pipeline.filters.yearMax')} min={1850} max={2100} onChange={(v) => set({ installYearMax: v ?? undefined })} style={{ width: 90 }} />
         </Space.Compact>
-        <Select allowClear placeholder={t('pipeline.filters.project')} style={{ width: 220 }} onChange={(v) => set({ projectId: v })} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="pipe-filter-project" />
+        <Select aria-label={t('pipeline.filters.project')} allowClear placeholder={t('pipeline.filters.project')} style={{ width: 220 }} onChange={(v) => set({ projectId: v })} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="pipe-filter-project" />
       </Space>
       {/* Table and map side by side when there is room, the map below otherwise. */}
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Result, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Result, Segmented, Space, Table, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';

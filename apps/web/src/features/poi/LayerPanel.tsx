@@ -30,7 +30,7 @@ function LayerSection({ layer, title, extra, value, onChange, children }: { laye
     <div style={{ padding: '8px 0', borderTop: '1px solid #f0f0f0' }} data-testid={`layer-${layer}`}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }}>
         <Space size={8}>
-          <Switch size="small" checked={value.visible} onChange={(visible) => onChange({ ...value, visible })} data-testid={`layer-${layer}-visible`} />
+          <Switch size="small" aria-label={title} checked={value.visible} onChange={(visible) => onChange({ ...value, visible })} data-testid={`layer-${layer}-visible`} />
           <Typography.Text strong>{title}</Typography.Text>
         </Space>
         {extra}

@@ -131,7 +131,7 @@ export default function PoiControlPage() {
           data-testid="layer-panel"
         >
           <Space direction="vertical" style={{ width: '100%', marginBottom: 8 }} size={6}>
-            <Select
+            <Select aria-label={t('leak.project')}
               style={{ width: '100%' }}
               value={projectId}
               onChange={(id) => { setProjectId(id); setDeliveryIds([]); setCurrentLeak(null); }}
@@ -147,7 +147,7 @@ export default function PoiControlPage() {
             onChange={stored.set}
             poiCount={{ shown: shown.length, total: all.length }}
             poiFilters={
-              <Select
+              <Select aria-label={t('leak.allDeliveries')}
                 mode="multiple"
                 allowClear
                 size="small"

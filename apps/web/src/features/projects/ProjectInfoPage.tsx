@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space, Tag } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Input, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -95,7 +96,7 @@ export default function ProjectListPage() {
     >
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('project.searchPlaceholder')} onSearch={(v) => setKeyword(v.trim())} style={{ width: 260 }} data-testid="project-search" />
-        <Select
+        <Select aria-label={t('project.allStatuses')}
           allowClear
           placeholder={t('project.allStatuses')}
           style={{ width: 160 }}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Descriptions, Drawer, Form, Grid, Input, List, Modal, Popconfirm, Space, Tag, Typography, Upload, message } from 'antd';
+import { Button, Descriptions, Drawer, Form, Grid, Input, List, Modal, Popconfirm, Space, Typography, Upload, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

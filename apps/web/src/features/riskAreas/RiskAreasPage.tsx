@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Table, Tag } from 'antd';
+import { Alert, Button, Card, Col, Input, Row, Select, Skeleton, Space, Statistic, Table } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -92,11 +93,11 @@ export default function RiskAreasPage() {
       </Row>
       <Space wrap style={{ marginBottom: 8 }}>
         <Input.Search allowClear placeholder={t('riskAreas.keyword')} style={{ width: 220 }} onSearch={(v) => set({ keyword: v || undefined })} />
-        <Select allowClear style={{ width: 170 }} value={filters.kind} onChange={(v) => set({ kind: v })} placeholder={t('riskAreas.filters.kind')} options={RISK_AREA_KINDS.map((v) => ({ value: v, label: t(`riskAreas.kind.${v}`) }))} data-testid="risk-areas-kind" />
-        <Select allowClear style={{ width: 110 }} value={filters.level} onChange={(v) => set({ level: v })} placeholder={t('riskAreas.filters.level')} options={RISK_LEVELS.map((v) => ({ value: v, label: v }))} />
-        <Select allowClear style={{ width: 140 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('riskAreas.filters.status')} options={RISK_AREA_STATUSES.map((v) => ({ value: v, label: t(`riskAreas.status.${v}`) }))} />
-        <Select allowClear style={{ width: 150 }} value={filters.networkType} onChange={(v) => set({ networkType: v })} placeholder={t('riskAreas.filters.network')} options={NETWORK_TYPES.map((v) => ({ value: v, label: t(`network.${v}`) }))} />
-        <Select allowClear style={{ width: 200 }} value={filters.projectId} onChange={(v) => set({ projectId: v })} placeholder={t('leak.project')} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="riskAreas-project" />
+        <Select aria-label={t('riskAreas.filters.kind')} allowClear style={{ width: 170 }} value={filters.kind} onChange={(v) => set({ kind: v })} placeholder={t('riskAreas.filters.kind')} options={RISK_AREA_KINDS.map((v) => ({ value: v, label: t(`riskAreas.kind.${v}`) }))} data-testid="risk-areas-kind" />
+        <Select aria-label={t('riskAreas.filters.level')} allowClear style={{ width: 110 }} value={filters.level} onChange={(v) => set({ level: v })} placeholder={t('riskAreas.filters.level')} options={RISK_LEVELS.map((v) => ({ value: v, label: v }))} />
+        <Select aria-label={t('riskAreas.filters.status')} allowClear style={{ width: 140 }} value={filters.status} onChange={(v) => set({ status: v })} placeholder={t('riskAreas.filters.status')} options={RISK_AREA_STATUSES.map((v) => ({ value: v, label: t(`riskAreas.status.${v}`) }))} />
+        <Select aria-label={t('riskAreas.filters.network')} allowClear style={{ width: 150 }} value={filters.networkType} onChange={(v) => set({ networkType: v })} placeholder={t('riskAreas.filters.network')} options={NETWORK_TYPES.map((v) => ({ value: v, label: t(`network.${v}`) }))} />
+        <Select aria-label={t('leak.project')} allowClear style={{ width: 200 }} value={filters.projectId} onChange={(v) => set({ projectId: v })} placeholder={t('leak.project')} options={(projects.data?.result ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="riskAreas-project" />
         <Authorized action="add">
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="risk-areas-add">{t('riskAreas.add')}</Button>
         </Authorized>

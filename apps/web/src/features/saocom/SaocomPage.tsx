@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { AutoComplete, Button, Card, Col, DatePicker, Form, Input, Modal, Progress, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { AutoComplete, Button, Card, Col, DatePicker, Form, Input, Modal, Progress, Row, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { AcquisitionImportModal } from './AcquisitionImportModal.tsx';
 import { useQuery } from '@tanstack/react-query';

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Typography, message } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Typography, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { TwoLineCell } from '../../components/TwoLineCell.tsx';
@@ -169,9 +170,9 @@ export function ResultsTab({ dataset, settings, projects, onShowPoint }: { datas
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
       <Space wrap style={{ width: '100%' }}>
-        <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allLevels')} value={filters.level} onChange={(level) => set({ level })} options={SETTLEMENT_LEVELS.map((l) => ({ value: l, label: t(`settlement.level.${l}`) }))} data-testid="results-level" />
-        <Select allowClear style={{ width: 220 }} placeholder={t('settlement.results.allProjects')} value={filters.projectId} onChange={(projectId) => set({ projectId })} options={projects.map((p) => ({ value: p.id, label: p.name }))} />
-        <Select allowClear style={{ width: 140 }} placeholder={t('settlement.results.allNetworks')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
+        <Select aria-label={t('settlement.results.allLevels')} allowClear style={{ width: 140 }} placeholder={t('settlement.results.allLevels')} value={filters.level} onChange={(level) => set({ level })} options={SETTLEMENT_LEVELS.map((l) => ({ value: l, label: t(`settlement.level.${l}`) }))} data-testid="results-level" />
+        <Select aria-label={t('settlement.results.allProjects')} allowClear style={{ width: 220 }} placeholder={t('settlement.results.allProjects')} value={filters.projectId} onChange={(projectId) => set({ projectId })} options={projects.map((p) => ({ value: p.id, label: p.name }))} />
+        <Select aria-label={t('settlement.results.allNetworks')} allowClear style={{ width: 140 }} placeholder={t('settlement.results.allNetworks')} value={filters.networkType} onChange={(networkType) => set({ networkType })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} />
         <Input.Search allowClear style={{ width: 200 }} placeholder={t('settlement.results.keyword')} onSearch={(keyword) => set({ keyword: keyword || undefined })} data-testid="results-keyword" />
         <Authorized action="export">
           <ExportMenu fetch={(format) => settlementApi.exportResults(dataset.id, filters, format).catch((error) => (message.error(errorMessage(error)), Promise.reject(error)))} baseName="settlement-results" testId="results-export" />

@@ -56,7 +56,7 @@ export function SettlementImportModal({ open, onClose, onImported }: { open: boo
                   <Input maxLength={20} style={{ width: '25%' }} placeholder={t('settlement.import.track')} />
                 </Form.Item>
                 <Form.Item name="orbit" noStyle>
-                  <Select allowClear style={{ width: '35%' }} placeholder={t('settlement.import.orbit')} options={ORBIT_DIRECTIONS.map((o) => ({ value: o, label: t(`settlement.orbit.${o}`) }))} />
+                  <Select aria-label={t('settlement.import.orbit')} allowClear style={{ width: '35%' }} placeholder={t('settlement.import.orbit')} options={ORBIT_DIRECTIONS.map((o) => ({ value: o, label: t(`settlement.orbit.${o}`) }))} />
                 </Form.Item>
               </Input.Group>
             </Form.Item>

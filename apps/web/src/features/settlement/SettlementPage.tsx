@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, InputNumber, Modal, Segmented, Select, Skeleton, Slider, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
+import { Alert, Button, Card, Empty, InputNumber, Modal, Segmented, Select, Skeleton, Slider, Space, Switch, Tabs, Typography, message } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { DeleteOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -132,7 +133,7 @@ export default function SettlementPage() {
   return (
     <Card data-testid="settlement-page" styles={{ body: { paddingTop: 12 } }}>
       <Space wrap style={{ marginBottom: 8 }}>
-        <Select
+        <Select aria-label={t('settlement.dataset')}
           style={{ width: 340 }}
           loading={datasets.isLoading}
           value={dataset?.id}

@@ -32,7 +32,7 @@ export function RecoverForm({ onDone }: { onDone: () => void }) {
 
   return (
     <Form form={form} name="recover" size="large" onFinish={submit}>
-      <p style={{ color: 'rgba(0,0,0,0.45)' }}>{t('user.recover.description')}</p>
+      <p style={{ color: 'rgba(0,0,0,0.62)' }}>{t('user.recover.description')}</p>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
       <Form.Item name="phone" rules={rules.phone}>
         <Input prefix={<MobileOutlined />} placeholder={t('user.register.phone')} data-testid="recover-phone" />

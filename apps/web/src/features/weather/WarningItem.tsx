@@ -1,4 +1,5 @@
-import { List, Space, Tag, Typography } from 'antd';
+import { List, Space, Typography } from 'antd';
+import { Tag } from '../../components/Tag.tsx';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import dayjs from 'dayjs';

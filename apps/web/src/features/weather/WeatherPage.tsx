@@ -138,7 +138,7 @@ export default function WeatherPage() {
   return (
     <Card data-testid="weather-page" styles={{ body: { paddingTop: 12 } }}>
       <Space wrap style={{ marginBottom: 12 }}>
-        <Select style={{ width: 220 }} value={placeId} onChange={setPlaceId} placeholder={t('weather.place')} options={list.map((p) => ({ value: p.id, label: p.name }))} data-testid="weather-place" />
+        <Select aria-label={t('weather.place')} style={{ width: 220 }} value={placeId} onChange={setPlaceId} placeholder={t('weather.place')} options={list.map((p) => ({ value: p.id, label: p.name }))} data-testid="weather-place" />
         <DatePicker.RangePicker value={period} onChange={(v) => v?.[0] && v[1] && setPeriod([v[0].startOf('day'), v[1].endOf('day')])} allowClear={false} />
         <Authorized action="import">
           <Button icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="weather-upload">{t('weather.upload')}</Button>
