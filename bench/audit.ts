@@ -4,7 +4,7 @@
  * connections, in 2-second slices alternating (on, off, off, on, …) after a warm-up of each. Two writes: a user's
  * stored preference (recorded with the fields sent) and the enterprise's map settings (recorded
  * with the fields before and after, from the save's own statement). A record is appended to the
- * server's journal before the answer and the records of each 100 ms go into the table in one
+ * server's journal before the answer and the records of each 250 ms go into the table in one
  * statement, at 64 connections and at 1 alike. CPU-seconds are the server process's own (the
  * PostgreSQL server's work is not in them); they are steadier than rates on a shared machine.
  */
