@@ -1,10 +1,10 @@
 import { Tag } from './Tag.tsx';
 import { RISK_LEVEL_COLORS, type RiskLevel } from '@console/contract';
 
-/** A risk level in its colour (yellow with dark text, to be read). */
+/** A risk level in its colour (the text white or dark by the colour: components/Tag.tsx). */
 export function RiskLevelTag({ level, label }: { level: RiskLevel; label?: string }) {
   return (
-    <Tag color={RISK_LEVEL_COLORS[level]} style={level === 'III' ? { color: '#614700' } : undefined}>
+    <Tag color={RISK_LEVEL_COLORS[level]}>
       {label ?? level}
     </Tag>
   );

@@ -143,7 +143,7 @@ export default function ConstructionPage() {
               {
                 title: t('construction.columns.criticality'),
                 dataIndex: 'criticality',
-                render: (v: Site['criticality'], site: Site) => <Tag color={site.status === 'closed' ? CLOSED_COLOR : CRITICALITY_COLOR[v]} style={v === 'low' ? { color: '#614700' } : undefined}>{t(`construction.criticality.${v}`)}{site.insideGasProtection ? ' ⚠' : ''}</Tag>,
+                render: (v: Site['criticality'], site: Site) => <Tag color={site.status === 'closed' ? CLOSED_COLOR : CRITICALITY_COLOR[v]}>{t(`construction.criticality.${v}`)}{site.insideGasProtection ? ' ⚠' : ''}</Tag>,
               },
               { title: t('construction.columns.nearest'), dataIndex: 'nearestM', align: 'right', render: (v: number | null) => <span style={{ whiteSpace: 'nowrap' }}>{formatDistance(v)}</span> },
             ]}

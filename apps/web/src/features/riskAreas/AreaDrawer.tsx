@@ -64,7 +64,7 @@ export function AreaDrawer({ area, onClose, onEdit }: { area: RiskAreaDetail | n
     <Drawer open onClose={onClose} width={screens.md ? 500 : '100%'} title={area.name} mask={false} data-testid="area-drawer">
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Space wrap>
-          <Tag color={RISK_LEVEL_COLORS[area.level]} style={area.level === 'III' ? { color: '#614700' } : undefined} data-testid="area-level-tag">{area.level}</Tag>
+          <Tag color={RISK_LEVEL_COLORS[area.level]} data-testid="area-level-tag">{area.level}</Tag>
           <Tag>{t(`riskAreas.kind.${area.kind}`)}</Tag>
           <Tag color={area.status === 'remediated' ? 'green' : area.status === 'remediating' ? 'blue' : 'orange'} data-testid="area-status">{t(`riskAreas.status.${area.status}`)}</Tag>
         </Space>

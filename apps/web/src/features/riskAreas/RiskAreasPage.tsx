@@ -123,7 +123,7 @@ export default function RiskAreasPage() {
             columns={[
               // The kind under the name; the pipes within the buffer and the rain trigger in the drawer: the list fits beside the map at 1280.
               { title: t('riskAreas.columns.name'), dataIndex: 'name', render: (name: string, a: RiskArea) => <TwoLineCell main={name} sub={t(`riskAreas.kind.${a.kind}`)} /> },
-              { title: t('riskAreas.columns.level'), dataIndex: 'level', render: (v: RiskArea['level'], a: RiskArea) => <Tag color={areaColor(a)} style={v === 'III' && a.status !== 'remediated' ? { color: '#614700' } : undefined}>{v}</Tag> },
+              { title: t('riskAreas.columns.level'), dataIndex: 'level', render: (v: RiskArea['level'], a: RiskArea) => <Tag color={areaColor(a)}>{v}</Tag> },
               { title: t('riskAreas.columns.status'), dataIndex: 'status', render: (v: RiskArea['status']) => t(`riskAreas.status.${v}`) },
               {
                 title: t('riskAreas.columns.pipes'),

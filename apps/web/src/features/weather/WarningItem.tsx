@@ -43,7 +43,7 @@ export function WarningTag({ warning: w }: { warning: WeatherWarning }) {
   const type = warningType(w, t);
   if (!w.level) return <Tag>{type}</Tag>;
   return (
-    <Tag color={WARNING_LEVEL_COLORS[w.level]} style={w.level === 'III' ? { color: '#614700' } : undefined}>
+    <Tag color={WARNING_LEVEL_COLORS[w.level]}>
       {type} · {t(`weather.levelName.${w.level}`)}
     </Tag>
   );
