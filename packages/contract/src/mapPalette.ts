@@ -5,14 +5,20 @@ import type { NetworkType } from './projects.ts';
  * web maps (modules/openData), so both draw the same map.
  */
 
-/** Colours of the network types on maps and legends. */
+/**
+ * Colours of the network types on maps and legends. Red, orange, yellow and blue belong to the risk
+ * and warning levels I-IV (the national four-colour scale), so no network uses them: a blue line is
+ * always level IV, never water. Gas pink, drainage brown and telecom green follow the survey colours
+ * of CJJ 61; water takes teal, heat purple and power charcoal where CJJ 61's sky blue, orange and red
+ * would read as levels.
+ */
 export const NETWORK_MAP_COLOR: Record<NetworkType, string> = {
-  water: '#1677ff',
-  gas: '#fa8c16',
-  drainage: '#389e0d',
-  heat: '#cf1322',
-  power: '#722ed1',
-  telecom: '#13c2c2',
+  water: '#08979c',
+  gas: '#c41d7f',
+  drainage: '#8b5a2b',
+  heat: '#722ed1',
+  power: '#434343',
+  telecom: '#389e0d',
 };
 
 /**

@@ -13,7 +13,9 @@ const router = createBrowserRouter(routes);
  * antd's grey texts (secondary, descriptions, tertiary) at 45 % black read 3.4:1 on white, below
  * WCAG AA's 4.5:1: darker greys that still read as secondary.
  */
-const READABLE_TEXT = { colorTextSecondary: 'rgba(0, 0, 0, 0.62)', colorTextDescription: 'rgba(0, 0, 0, 0.62)', colorTextTertiary: 'rgba(0, 0, 0, 0.6)' };
+const READABLE_TEXT = { colorTextSecondary: 'rgba(0, 0, 0, 0.62)', colorTextDescription: 'rgba(0, 0, 0, 0.62)', colorTextTertiary: 'rgba(0, 0, 0, 0.6)', colorTextPlaceholder: 'rgba(0, 0, 0, 0.56)' };
+/** antd's red (#ff4d4f, 3.3:1 on white) is the text of every Delete link and danger button: a red at 5.6:1. */
+const READABLE_ERROR = { colorError: '#cf1322' };
 
 export function App() {
   const { i18n } = useTranslation();
@@ -27,7 +29,7 @@ export function App() {
     document.documentElement.style.setProperty('--console-primary', primaryColor);
   }, [primaryColor]);
   return (
-    <ConfigProvider locale={i18n.language === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: primaryColor, colorLink: primaryColor, ...READABLE_TEXT } }}>
+    <ConfigProvider locale={i18n.language === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: primaryColor, colorLink: primaryColor, ...READABLE_TEXT, ...READABLE_ERROR } }}>
       <RouterProvider router={router} />
     </ConfigProvider>
   );

@@ -88,6 +88,7 @@ export function ListPager<T>({
       {button(t('pager.last'), <DoubleRightOutlined />, !data.hasNext, () => ({ page: null, pageSize, last: true }), 'last')}
       <Select
         size="small"
+        aria-label={t('pager.pageSize')}
         value={pageSize}
         onChange={(size) => onChange({ page: 1, pageSize: size })}
         options={PAGE_SIZES.map((size) => ({ value: size, label: t('pager.perPage', { size }) }))}

@@ -65,6 +65,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
           t('settings.contentWidth'),
           <Select
             size="small"
+            aria-label={t('settings.contentWidth')}
             style={{ width: 90 }}
             value={s.contentWidth}
             onChange={(contentWidth) => s.update({ contentWidth })}
@@ -100,6 +101,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
           t('settings.language'),
           <Select
             size="small"
+            aria-label={t('settings.language')}
             style={{ width: 110 }}
             value={i18n.language}
             onChange={(lang) => void setLanguage(lang as Language)}

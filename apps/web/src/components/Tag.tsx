@@ -9,6 +9,9 @@ function luminance(hex: string): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
+/** White where white reads on the colour at 4.5:1 or more (WCAG AA), near-black otherwise. */
+export const readableTextOn = (hex: string) => (1.05 / (luminance(hex) + 0.05) >= 4.5 ? '#fff' : 'rgba(0, 0, 0, 0.88)');
+
 /**
  * antd's Tag, with text that reads on its colour: a tag of a custom colour (a level's, a state's)
  * gets white text only where white reads at 4.5:1 or more (WCAG AA), near-black otherwise;
@@ -16,6 +19,6 @@ function luminance(hex: string): number {
  */
 export function Tag({ color, style, ...props }: TagProps) {
   const custom = typeof color === 'string' && /^#[0-9a-f]{6}$/i.test(color);
-  const text = custom ? ((1.05 / (luminance(color) + 0.05)) >= 4.5 ? '#fff' : 'rgba(0, 0, 0, 0.88)') : undefined;
+  const text = custom ? readableTextOn(color) : undefined;
   return <AntTag color={color} style={text ? { color: text, ...style } : style} {...props} />;
 }

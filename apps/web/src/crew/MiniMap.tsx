@@ -1,8 +1,6 @@
-import type { CrewIncident } from '@console/contract';
+import { NETWORK_MAP_COLOR, RISK_LEVEL_COLORS, type CrewIncident, type NetworkType } from '@console/contract';
 import { positionsOf } from './places.ts';
 
-const LEVEL_COLOR: Record<string, string> = { I: '#f5222d', II: '#fa8c16', III: '#fadb14', IV: '#1677ff' };
-const NETWORK_COLOR: Record<string, string> = { water: '#1677ff', gas: '#fa8c16', drainage: '#389e0d', heat: '#cf1322', power: '#722ed1', telecom: '#13c2c2' };
 const WIDTH = 360;
 const HEIGHT = 220;
 
@@ -34,14 +32,14 @@ export function MiniMap({ incident, position }: { incident: CrewIncident; positi
     <svg className="crew-map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={incident.code} data-testid="crew-map">
       <rect width={WIDTH} height={HEIGHT} fill="#f2efe9" />
       {incident.network.map((p) => (
-        <path key={p.pipeId} d={path(p.geometry)} stroke={NETWORK_COLOR[p.networkType] ?? '#8c8c8c'} strokeOpacity={0.55} strokeWidth={2} fill="none" />
+        <path key={p.pipeId} d={path(p.geometry)} stroke={NETWORK_MAP_COLOR[p.networkType as NetworkType] ?? '#8c8c8c'} strokeOpacity={0.55} strokeWidth={2} fill="none" />
       ))}
-      {incident.geometry.type.includes('Polygon') && <path d={path(incident.geometry)} fill={LEVEL_COLOR[incident.level]} fillOpacity={0.12} stroke={LEVEL_COLOR[incident.level]} strokeDasharray="6 4" strokeWidth={1.5} />}
+      {incident.geometry.type.includes('Polygon') && <path d={path(incident.geometry)} fill={RISK_LEVEL_COLORS[incident.level]} fillOpacity={0.12} stroke={RISK_LEVEL_COLORS[incident.level]} strokeDasharray="6 4" strokeWidth={1.5} />}
       {incident.members.map((m) =>
         m.geometry.type === 'Point' ? (
-          <circle key={m.id} cx={xy(m.geometry.coordinates as number[])[0]} cy={xy(m.geometry.coordinates as number[])[1]} r={7} fill={LEVEL_COLOR[m.level]} stroke="#fff" strokeWidth={2} />
+          <circle key={m.id} cx={xy(m.geometry.coordinates as number[])[0]} cy={xy(m.geometry.coordinates as number[])[1]} r={7} fill={RISK_LEVEL_COLORS[m.level]} stroke="#fff" strokeWidth={2} />
         ) : (
-          <path key={m.id} d={path(m.geometry)} stroke={LEVEL_COLOR[m.level]} strokeWidth={5} strokeLinecap="round" fill={m.geometry.type.includes('Polygon') ? LEVEL_COLOR[m.level] : 'none'} fillOpacity={0.25} />
+          <path key={m.id} d={path(m.geometry)} stroke={RISK_LEVEL_COLORS[m.level]} strokeWidth={5} strokeLinecap="round" fill={m.geometry.type.includes('Polygon') ? RISK_LEVEL_COLORS[m.level] : 'none'} fillOpacity={0.25} />
         ),
       )}
       {inView && <circle cx={here[0]} cy={here[1]} r={6} fill="#1677ff" stroke="#fff" strokeWidth={2} data-testid="crew-map-you" />}

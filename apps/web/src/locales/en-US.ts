@@ -186,6 +186,7 @@ const enUS = {
   },
   common: {
     addPhoto: 'Add photo',
+    selectRow: 'Select {{name}}',
     noMatch: 'Nothing matches these filters.',
     ok: 'OK',
     cancel: 'Cancel',
@@ -211,6 +212,7 @@ const enUS = {
     page: 'Page {{page}}',
     lastPage: 'Last page',
     perPage: '{{size}} / page',
+    pageSize: 'Rows per page',
   },
   http: {
     forbidden: 'Forbidden',

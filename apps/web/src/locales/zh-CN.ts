@@ -187,6 +187,7 @@ const zhCN: Messages = {
     different: '两次输入的密码不一致！',
   },
   common: {
+    selectRow: '选择 {{name}}',
     addPhoto: '添加照片',
     noMatch: '没有符合筛选条件的记录。',
     ok: '确定',
@@ -213,6 +214,7 @@ const zhCN: Messages = {
     page: '第 {{page}} 页',
     lastPage: '末页',
     perPage: '{{size}} 条/页',
+    pageSize: '每页行数',
   },
   http: {
     forbidden: '禁止访问',

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import proj4 from 'proj4';
-import { PERSONAL_TOKEN_LIMIT } from '@console/contract';
+import { NETWORK_MAP_COLOR, PERSONAL_TOKEN_LIMIT } from '@console/contract';
 import { Writable } from 'node:stream';
 import { as, createTestApp, demoEnterpriseIds, login, useDemoServer } from '../../testing/app.ts';
 import { memberships, personalTokens, users } from '../../db/schema.ts';
@@ -313,7 +313,7 @@ describe('OGC API Features', () => {
     const style = (await read('/api/tiles/pipes/style.json', token)).json();
     expect(style.version).toBe(8);
     expect(style.sources.pipes.url).toContain(`/api/tiles/pipes.json?key=${token}`);
-    expect(style.layers.find((l: { id: string }) => l.id === 'pipes-water-trunk').paint['line-color']).toBe('#1677ff');
+    expect(style.layers.find((l: { id: string }) => l.id === 'pipes-water-trunk').paint['line-color']).toBe(NETWORK_MAP_COLOR.water);
     // The basemap is public map data.
     const basemap = (await demo.app.inject({ method: 'GET', url: '/api/tiles/basemap/style.json' })).json();
     expect(basemap.layers.map((l: { id: string }) => l.id)).toEqual(['background', 'water', 'parks', 'streets', 'main-streets']);

@@ -47,27 +47,45 @@ function useAutoHideHeader(enabled: boolean) {
   return hidden;
 }
 
-/** The frame of every signed-in page: ProLayout with header actions, tabs, content and footer. */
 /**
- * The top menu keeps the entries that do not fit in the bar as hidden copies (aria-hidden) whose
- * links can still take the focus: a keyboard would land on something no screen reader announces.
- * They are made inert while hidden.
+ * Parts antd draws that a keyboard reaches wrongly, set right as they appear:
+ * - the top menu keeps the entries that do not fit in the bar as hidden copies (aria-hidden) whose
+ *   links can still take the focus, and a table's measuring row (aria-hidden) holds a copy of the
+ *   column titles with the select-all box: a keyboard would land on something no screen reader
+ *   announces, so they are made inert while hidden;
+ * - a table that scrolls sideways must be reachable to be scrolled by keyboard (WCAG 2.1.1).
  */
-function useInertHiddenMenuItems() {
+function useKeyboardSafeAntdParts() {
   useEffect(() => {
+    let queued = 0;
     const mark = () => {
-      for (const item of document.querySelectorAll<HTMLElement>('.ant-menu-overflow-item')) {
+      queued = 0;
+      for (const item of document.querySelectorAll<HTMLElement>('.ant-menu-overflow-item, .ant-table-measure-row')) {
         const hidden = item.getAttribute('aria-hidden') === 'true';
         if (hidden !== item.inert) item.inert = hidden;
       }
+      for (const box of document.querySelectorAll<HTMLElement>('.ant-table-content')) {
+        const scrolls = box.scrollWidth > box.clientWidth;
+        if (scrolls && box.tabIndex !== 0) box.tabIndex = 0;
+        else if (!scrolls && box.hasAttribute('tabindex')) box.removeAttribute('tabindex');
+      }
+    };
+    const queue = () => {
+      if (!queued) queued = requestAnimationFrame(mark);
     };
     mark();
-    const observer = new MutationObserver(mark);
+    const observer = new MutationObserver(queue);
     observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-hidden'], childList: true });
-    return () => observer.disconnect();
+    window.addEventListener('resize', queue);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', queue);
+      cancelAnimationFrame(queued);
+    };
   }, []);
 }
 
+/** The frame of every signed-in page: ProLayout with header actions, tabs, content and footer. */
 export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: ConsoleLayoutProps) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -79,7 +97,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   const [drawer, setDrawer] = useState(false);
   const isMobile = screens.md === false;
   const headerHidden = useAutoHideHeader(settings.fixedHeader && settings.autoHideHeader);
-  useInertHiddenMenuItems();
+  useKeyboardSafeAntdParts();
 
   useEffect(() => {
     if (settings.isMobile !== isMobile) useSettings.setState({ isMobile });

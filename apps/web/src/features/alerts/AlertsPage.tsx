@@ -158,7 +158,7 @@ export default function AlertsPage() {
                 dataSource={list.data?.result.list ?? []}
                 scroll={{ x: 'max-content' }}
                 pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.incidentTotal', { total })}</span> }}
-                rowSelection={canWork ? { selectedRowKeys: ticked, onChange: (keys) => setTicked(keys as number[]), getCheckboxProps: (a) => ({ disabled: !batchable(a) }) } : undefined}
+                rowSelection={canWork ? { selectedRowKeys: ticked, onChange: (keys) => setTicked(keys as number[]), getCheckboxProps: (a) => ({ disabled: !batchable(a), 'aria-label': t('common.selectRow', { name: a.code }) }) } : undefined}
                 // A tick is not a click on the row: the drawer stays as it is.
                 onRow={(a) => ({ onClick: (e) => !(e.target as HTMLElement).closest('.ant-table-selection-column') && select(a.id), style: { cursor: 'pointer' } })}
                 rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import dayjs from 'dayjs';
 import { RISK_LEVEL_COLORS, type RiskLevel } from '@console/contract';
+import { readableTextOn } from '../../components/Tag.tsx';
 
 export interface BoardItem {
   id: number;
@@ -39,7 +40,7 @@ export function RollingBoard({ items }: { items: BoardItem[] }) {
     <div className="datav-board" data-testid="datav-board-rows" data-paused={paused} onMouseEnter={() => setPaused(true)} onMouseLeave={() => setPaused(false)} style={{ height: ROW_HEIGHT * BOARD_ROWS }}>
       {shown.map((item) => (
         <div key={`${item.id}-${offset}`} className={`datav-board-row${item.fresh ? ' datav-board-fresh' : ''}`} style={{ height: ROW_HEIGHT }} data-testid="datav-board-row">
-          <span className="datav-board-level" style={{ background: RISK_LEVEL_COLORS[item.level], color: item.level === 'III' ? '#262626' : '#fff' }}>{item.level}</span>
+          <span className="datav-board-level" style={{ background: RISK_LEVEL_COLORS[item.level], color: readableTextOn(RISK_LEVEL_COLORS[item.level]) }}>{item.level}</span>
           <span className="datav-board-title" title={item.title}>{item.title}</span>
           <span className="datav-board-state">{item.state}</span>
           <span className="datav-board-time">{dayjs(item.raisedAt).format('MM-DD HH:mm')}</span>

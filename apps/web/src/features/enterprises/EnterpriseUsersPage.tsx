@@ -97,7 +97,7 @@ export default function EnterpriseUsersPage() {
                     dataIndex: 'role',
                     render: (role: Member['role'], m) =>
                       canEdit ? (
-                        <Select size="small" value={role} options={roleOptions} style={{ width: 120 }} onChange={(next) => changeRole.mutate({ userId: m.userId, role: next })} data-testid={`role-${m.username}`} />
+                        <Select size="small" aria-label={`${t('enterprise.members.role')}: ${m.username}`} value={role} options={roleOptions} style={{ width: 120 }} onChange={(next) => changeRole.mutate({ userId: m.userId, role: next })} data-testid={`role-${m.username}`} />
                       ) : (
                         <Tag color={ROLE_COLOR[role]}>{t(`header.role.${role}`)}</Tag>
                       ),

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, DatePicker, Form, Modal, Select, Skeleton, Space, Table, Tabs } from 'antd';
+import type { CheckboxProps } from 'antd';
 import { Tag } from '../../components/Tag.tsx';
 import { FileTextOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -152,7 +153,7 @@ export default function LeakPage() {
                     scroll={{ x: 'max-content' }}
                     locale={{ emptyText: <ListEmpty filtered={anyFilter(filters)} hint={t('leak.emptyHint')} /> }}
                     pagination={{ pageSize: 15, size: 'small', showTotal: (total) => <span data-testid="leak-total">{t('leak.total', { total })}</span> }}
-                    rowSelection={canWork ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
+                    rowSelection={canWork ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (p) => ({ 'aria-label': t('common.selectRow', { name: p.poiNo }) }) as CheckboxProps } : undefined}
                     onRow={(p) => ({ onClick: () => setCurrentLeak(p), style: { cursor: 'pointer' } })}
                     rowClassName={(p) => (p.id === currentLeak?.id ? 'ant-table-row-selected' : '')}
                     columns={[

@@ -4,7 +4,7 @@ import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NETWORK_TYPES, type BBox, type ImportJobView } from '@console/contract';
+import { NETWORK_MAP_COLOR, NETWORK_TYPES, type BBox, type ImportJobView } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { pipelineApi, type Pipe } from '../../api/pipelines.ts';
 import { mapApi } from '../../api/map.ts';
@@ -16,7 +16,6 @@ import { ExportMenu } from '../../components/ExportMenu.tsx';
 import { firstPosition, ListPager, positionParams, type ListPosition } from '../../components/ListPager.tsx';
 import { useChange } from '../../components/useChange.ts';
 import { useSession } from '../../stores/session.ts';
-import { NETWORK_COLOR } from '../projects/ProjectListPage.tsx';
 import { materialLabel } from '../../utils/format.ts';
 import { lineToText, PipeFormModal } from './PipeFormModal.tsx';
 import { PipeImportModal } from './PipeImportModal.tsx';
@@ -107,7 +106,7 @@ export default function PipelinePage() {
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('pipeline.filters.keyword')} onSearch={(v) => set({ keyword: v.trim() || undefined })} style={{ width: 180 }} data-testid="pipe-search" />
         <Select aria-label={t('pipeline.filters.type')} allowClear placeholder={t('pipeline.filters.type')} style={{ width: 130 }} onChange={(v) => set({ networkType: v })} options={NETWORK_TYPES.map((n) => ({ value: n, label: t(`network.${n}`) }))} data-testid="pipe-filter-type" />
-        <MaterialSelect placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} />
+        <MaterialSelect aria-label={t('pipeline.filters.material')} placeholder={t('pipeline.filters.material')} style={{ width: 150 }} onChange={(v) => set({ material: v })} />
         <Space.Compact>
           <InputNumber placeholder={t('pipeline.filters.diameterMin')} min={0} onChange={(v) => set({ diameterMin: v ?? undefined })} style={{ width: 120 }} data-testid="pipe-filter-dmin" />
           <InputNumber placeholder={t('pipeline.filters.diameterMax')} min={0} onChange={(v) => set({ diameterMax: v ?? undefined })} style={{ width: 90 }} />
@@ -131,7 +130,7 @@ export default function PipelinePage() {
           pagination={false}
           columns={[
             { title: t('pipeline.pipeId'), dataIndex: 'pipeId' },
-            { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_COLOR[n]}>{t(`network.${n}`)}</Tag> },
+            { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_MAP_COLOR[n]}>{t(`network.${n}`)}</Tag> },
             { title: t('pipeline.material'), dataIndex: 'material', render: (m: string | null) => materialLabel(t, m) },
             { title: t('pipeline.diameter'), dataIndex: 'diameterMm', align: 'right' },
             { title: t('pipeline.installYear'), dataIndex: 'installYear', align: 'right' },

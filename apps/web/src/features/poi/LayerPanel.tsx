@@ -44,6 +44,7 @@ function LayerSection({ layer, title, extra, value, onChange, children }: { laye
               min={0.1}
               max={1}
               step={0.1}
+              ariaLabelForHandle={`${title}: ${t('poiControl.opacity')}`}
               value={value.opacity}
               tooltip={{ formatter: (v) => `${Math.round((v ?? 0) * 100)} %` }}
               onChange={(opacity) => onChange({ ...value, opacity })}

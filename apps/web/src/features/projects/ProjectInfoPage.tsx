@@ -5,6 +5,7 @@ import { Tag } from '../../components/Tag.tsx';
 import { EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { NETWORK_MAP_COLOR } from '@console/contract';
 import { errorMessage } from '../../api/http.ts';
 import { projectApi } from '../../api/projects.ts';
 import { mapApi } from '../../api/map.ts';
@@ -13,7 +14,7 @@ import { Authorized } from '../../components/Authorized.tsx';
 import { useSession } from '../../stores/session.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
-import { NETWORK_COLOR, PipeLengths, PoiFigures, STATUS_COLOR } from './ProjectListPage.tsx';
+import { PipeLengths, PoiFigures, STATUS_COLOR } from './ProjectListPage.tsx';
 import './projectMessages.ts';
 
 /** One project's details and key figures; the current project id is kept in session storage. */
@@ -63,7 +64,7 @@ export default function ProjectInfoPage() {
         <Descriptions.Item label={t('project.networkTypes')}>
           <Space size={4}>
             {p.networkTypes.map((n) => (
-              <Tag key={n} color={NETWORK_COLOR[n]}>
+              <Tag key={n} color={NETWORK_MAP_COLOR[n]}>
                 {t(`network.${n}`)}
               </Tag>
             ))}

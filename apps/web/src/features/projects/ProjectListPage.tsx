@@ -5,7 +5,7 @@ import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { OPEN_POI_STATUSES, PROJECT_STATUSES, type NetworkType } from '@console/contract';
+import { NETWORK_MAP_COLOR, OPEN_POI_STATUSES, PROJECT_STATUSES, type NetworkType } from '@console/contract';
 import { projectApi, type Project } from '../../api/projects.ts';
 import { Authorized } from '../../components/Authorized.tsx';
 import { useChange } from '../../components/useChange.ts';
@@ -19,7 +19,6 @@ import './projectMessages.ts';
 const ProjectFormModal = later(() => import('./ProjectFormModal.tsx').then((m) => m.ProjectFormModal));
 
 export const STATUS_COLOR = { planned: 'blue', active: 'green', closed: 'default' } as const;
-export const NETWORK_COLOR: Record<NetworkType, string> = { water: 'blue', gas: 'orange', drainage: 'green', heat: 'red', power: 'purple', telecom: 'cyan' };
 
 /** Pipe length by network type, e.g. "Water 795.9 km · Drainage 556.3 km". */
 export function PipeLengths({ lengths }: { lengths: Project['pipeLengthM'] }) {
@@ -29,7 +28,7 @@ export function PipeLengths({ lengths }: { lengths: Project['pipeLengthM'] }) {
   return (
     <Space size={4} wrap>
       {entries.map(([type, metres]) => (
-        <Tag key={type} color={NETWORK_COLOR[type]}>
+        <Tag key={type} color={NETWORK_MAP_COLOR[type]}>
           {t(`network.${type}`)} {formatLength(metres)}
         </Tag>
       ))}

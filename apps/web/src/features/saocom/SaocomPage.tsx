@@ -77,7 +77,7 @@ export default function SaocomPage() {
           <Col key={c.projectId} xs={24} md={12} xl={8}>
             <Card size="small" title={c.name} data-testid={`coverage-${c.code}`}>
               <Space align="center" size="large">
-                <Progress type="circle" size={72} percent={Math.round(c.coveredShare * 100)} />
+                <Progress type="circle" size={72} percent={Math.round(c.coveredShare * 100)} aria-label={t('saocom.coveredShare')} />
                 <Space direction="vertical" size={2}>
                   <Typography.Text>{t('saocom.scenes', { count: c.acquisitions })}</Typography.Text>
                   <Typography.Text type="secondary">{t('saocom.last')}: {c.last ? `${dayjs(c.last.acquiredAt).format('YYYY-MM-DD')} ${c.last.satellite}` : '-'}</Typography.Text>
@@ -139,7 +139,7 @@ export default function SaocomPage() {
               dataIndex: 'status',
               render: (status: Acquisition['status'], a) =>
                 canEdit ? (
-                  <Select size="small" value={status} style={{ width: 120 }} onClick={(e) => e.stopPropagation()} onChange={(next) => setStatus(a, next)} options={ACQUISITION_STATUSES.map((s) => ({ value: s, label: t(`saocom.status.${s}`) }))} />
+                  <Select size="small" aria-label={`${t('saocom.statusTitle')}: ${a.productId}`} value={status} style={{ width: 120 }} onClick={(e) => e.stopPropagation()} onChange={(next) => setStatus(a, next)} options={ACQUISITION_STATUSES.map((s) => ({ value: s, label: t(`saocom.status.${s}`) }))} />
                 ) : (
                   <Tag color={ACQUISITION_STATUS_COLOR[status]}>{t(`saocom.status.${status}`)}</Tag>
                 ),

@@ -185,7 +185,7 @@ export default function SettlementPage() {
                   <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
                     <Space wrap style={{ width: '100%' }} size={[16, 8]}>
                       <Segmented value={mode} onChange={(v) => setMode(v as ColourMode)} options={[{ value: 'bands', label: t('settlement.colour.bands') }, { value: 'ramp', label: t('settlement.colour.ramp') }]} data-testid="settlement-colour" />
-                      {mode === 'ramp' && <InputNumber min={1} max={200} value={range} onChange={(v) => setRange(v ?? 20)} addonBefore={t('settlement.colour.range')} style={{ width: 150 }} />}
+                      {mode === 'ramp' && <InputNumber min={1} max={200} aria-label={t('settlement.colour.range')} value={range} onChange={(v) => setRange(v ?? 20)} addonBefore={t('settlement.colour.range')} style={{ width: 150 }} />}
                       <Space size={6}>
                         <Typography.Text>{t('settlement.filters.velocity')}</Typography.Text>
                         <Slider
@@ -194,14 +194,15 @@ export default function SettlementPage() {
                           min={Math.floor(dataset.velocity.min)}
                           max={Math.ceil(dataset.velocity.max)}
                           step={0.5}
+                          ariaLabelForHandle={[`${t('settlement.filters.velocity')} ≥`, `${t('settlement.filters.velocity')} ≤`]}
                           value={[filters.velocityMin ?? Math.floor(dataset.velocity.min), filters.velocityMax ?? Math.ceil(dataset.velocity.max)]}
                           onChangeComplete={([min, max]) => setFilters((f) => ({ ...f, velocityMin: min, velocityMax: max }))}
                           data-testid="settlement-velocity-filter"
                         />
                       </Space>
-                      <InputNumber min={0} max={1} step={0.05} value={filters.coherenceMin} onChange={(v) => setFilters((f) => ({ ...f, coherenceMin: v ?? undefined }))} addonBefore={t('settlement.filters.coherence')} style={{ width: 170 }} />
+                      <InputNumber min={0} max={1} step={0.05} aria-label={t('settlement.filters.coherence')} value={filters.coherenceMin} onChange={(v) => setFilters((f) => ({ ...f, coherenceMin: v ?? undefined }))} addonBefore={t('settlement.filters.coherence')} style={{ width: 170 }} />
                       <Space size={6}>
-                        <Switch checked={Boolean(filters.between)} onChange={(on) => setFilters((f) => ({ ...f, between: on ? [0, dates.length - 1] : null }))} data-testid="settlement-between" />
+                        <Switch aria-label={t('settlement.slider.label')} checked={Boolean(filters.between)} onChange={(on) => setFilters((f) => ({ ...f, between: on ? [0, dates.length - 1] : null }))} data-testid="settlement-between" />
                         <Typography.Text>{t('settlement.slider.label')}</Typography.Text>
                       </Space>
                       <Segmented
@@ -216,6 +217,7 @@ export default function SettlementPage() {
                           range
                           min={0}
                           max={dates.length - 1}
+                          ariaLabelForHandle={[`${t('settlement.slider.label')} (1)`, `${t('settlement.slider.label')} (2)`]}
                           value={filters.between}
                           tooltip={{ formatter: (i) => dates[i ?? 0] }}
                           marks={{ 0: dates[0], [dates.length - 1]: dates[dates.length - 1] }}

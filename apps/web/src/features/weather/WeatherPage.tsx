@@ -171,12 +171,15 @@ export default function WeatherPage() {
             <Card size="small" title={t('weather.history')} style={{ marginTop: 12 }}><Chart option={byMonth} height={200} /></Card>
           </Col>
           <Col xs={24} xl={9}>
-            <Card size="small" title={t('weather.warnings')} styles={{ body: { maxHeight: 420, overflow: 'auto', padding: 4 } }}>
+            <Card size="small" title={t('weather.warnings')} styles={{ body: { padding: 4 } }}>
+              {/* A box that scrolls is reachable by keyboard (WCAG 2.1.1): focusable, named. */}
+              <div role="region" aria-label={t('weather.warnings')} tabIndex={0} style={{ maxHeight: 412, overflow: 'auto' }}>
               {inPeriod.length ? (
                 <List size="small" dataSource={inPeriod} renderItem={(w) => <WarningItem warning={w} selected={w.id === current?.id} onSelect={() => setSelected(w.id)} />} />
               ) : (
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('weather.noWarnings')} />
               )}
+              </div>
             </Card>
             <div style={{ marginTop: 12 }} data-testid="weather-map">
               {settings.data ? <MapView settings={settings.data.result} height={360} overlays={overlays} focus={focus} /> : <Skeleton active />}

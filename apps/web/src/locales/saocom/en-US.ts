@@ -1,6 +1,7 @@
 /** The SAOCOM platform's messages (keys under "saocom."), loaded with the screens that show acquisitions. */
 const messages = {
   scenes: '{{count}} scenes over the project',
+  coveredShare: 'Share of the project covered',
   last: 'Last',
   next: 'Next',
   footprints: 'Footprints over the projects',

@@ -2,6 +2,7 @@ import type enUS from './en-US.ts';
 
 /** SAOCOM 卫星平台的文案（键位于 "saocom." 之下），随显示采集的页面加载。 */
 const messages: typeof enUS = {
+  coveredShare: '项目覆盖比例',
   scenes: '覆盖项目的影像 {{count}} 景',
   last: '最近',
   next: '下次',
