@@ -175,15 +175,15 @@ export default function AlertsPage() {
                       </Space>
                     ),
                   },
-                  { title: t('alerts.columns.members'), dataIndex: 'memberCount', align: 'right' as const },
+                  { title: t('alerts.columns.members'), dataIndex: 'memberCount', responsive: ['md'], align: 'right' as const },
                   { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: IncidentRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
-                  { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
+                  { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', responsive: ['md'], render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
                   {
                     title: t('alerts.columns.deadline'),
                     dataIndex: 'deadline',
                     render: (v: string | null, a: IncidentRow) => (v ? <Typography.Text type={a.overdue ? 'danger' : undefined}>{dayjs(v).format('MM-DD HH:mm')}{a.overdue ? ` · ${t('alerts.overdue')}` : ''}</Typography.Text> : '-'),
                   },
-                  { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', render: (v: string | null) => v ?? '-' },
+                  { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', responsive: ['md'], render: (v: string | null) => v ?? '-' },
                 ]}
               />
             </>
@@ -204,8 +204,8 @@ export default function AlertsPage() {
                 { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: AlertRow['level']) => <RiskLevelTag level={v} /> },
                 { title: t('alerts.columns.title'), key: 'title', render: (_: unknown, a: AlertRow) => <Typography.Text ellipsis style={{ maxWidth: 280 }}>{alertTitle(t, a)}</Typography.Text> },
                 { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: AlertRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
-                { title: t('alerts.columns.incident'), dataIndex: 'incidentCode', render: (v: string | null) => v ?? '-' },
-                { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
+                { title: t('alerts.columns.incident'), dataIndex: 'incidentCode', responsive: ['md'], render: (v: string | null) => v ?? '-' },
+                { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', responsive: ['md'], render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
               ]}
             />
           )}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, DatePicker, Dropdown, Input, Result, Select, Space, Table, Typography, message } from 'antd';
+import { Alert, Button, Card, DatePicker, Dropdown, Grid, Input, Result, Select, Space, Table, Typography, message } from 'antd';
 import { Tag } from '../../components/Tag.tsx';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -22,6 +22,8 @@ const METHOD_COLOR: Record<string, string> = { POST: 'blue', PUT: 'geekblue', PA
  */
 export default function AuditPage() {
   const { t } = useTranslation();
+  // On a phone the table is as wide as its key columns (the others are hidden there).
+  const phone = Grid.useBreakpoint().md === false;
   const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
   const role = useSession((s) => s.enterpriseRole);
   const enterpriseId = useSession((s) => s.enterpriseID);
@@ -111,7 +113,7 @@ export default function AuditPage() {
             loading={pages.isLoading}
             dataSource={rows}
             pagination={false}
-            scroll={{ x: 1300 }}
+            scroll={{ x: phone ? 'max-content' : 1300 }}
             data-testid="audit-table"
             expandable={{
               rowExpandable: (e) => !!e.changes || !!e.userAgent,
@@ -126,7 +128,7 @@ export default function AuditPage() {
               { title: t('audit.at'), dataIndex: 'at', width: 170, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
               { title: t('audit.user'), dataIndex: 'username', width: 120, render: (v: string | null, e) => <>{v ?? '–'}{e.role && <div><Typography.Text type="secondary">{t(`audit.roles.${e.role}`, { defaultValue: e.role })}</Typography.Text></div>}</> },
               ...(scope === 'platform' ? [{ title: t('audit.enterprise'), dataIndex: 'enterpriseId', width: 160, render: (v: number | null) => (v === null ? '–' : (names.get(v) ?? `#${v}`)) }] : []),
-              { title: t('audit.kind'), dataIndex: 'kind', width: 90, render: (k: AuditKind) => t(`audit.kinds.${k}`) },
+              { title: t('audit.kind'), dataIndex: 'kind', responsive: ['md'], width: 90, render: (k: AuditKind) => t(`audit.kinds.${k}`) },
               {
                 title: t('audit.action'),
                 dataIndex: 'route',
@@ -139,8 +141,8 @@ export default function AuditPage() {
                 ),
               },
               { title: t('audit.object'), dataIndex: 'object', width: 200, render: (o: string, e) => <>{o}{e.objectId && <Typography.Text type="secondary"> #{e.objectId}</Typography.Text>}</> },
-              { title: t('audit.outcomeTitle'), dataIndex: 'outcome', width: 100, render: (o: AuditOutcome, e) => <Tag color={OUTCOME_COLOR[o]}>{t(`audit.outcome.${o}`)} {e.status}</Tag> },
-              { title: t('audit.address'), dataIndex: 'address', width: 130 },
+              { title: t('audit.outcomeTitle'), dataIndex: 'outcome', responsive: ['md'], width: 100, render: (o: AuditOutcome, e) => <Tag color={OUTCOME_COLOR[o]}>{t(`audit.outcome.${o}`)} {e.status}</Tag> },
+              { title: t('audit.address'), dataIndex: 'address', responsive: ['md'], width: 130 },
             ]}
           />
           <Space style={{ marginTop: 12, width: '100%', justifyContent: 'space-between' }}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Form, Grid, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Typography } from 'antd';
 import { Tag } from '../../components/Tag.tsx';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -18,6 +18,8 @@ const ROLE_COLOR = { admin: 'red', member: 'blue', viewer: 'default' } as const;
 /** Members of the current enterprise, their roles, and pending join requests. */
 export default function EnterpriseUsersPage() {
   const { t } = useTranslation();
+  // On a phone the table is as wide as its key columns (the others are hidden there).
+  const phone = Grid.useBreakpoint().md === false;
   const enterpriseID = useSession((s) => s.enterpriseID);
   const canEdit = useActionVisible('edit');
   const canDelete = useActionVisible('delete');
@@ -87,11 +89,11 @@ export default function EnterpriseUsersPage() {
                 loading={members.isLoading}
                 dataSource={members.data?.result ?? []}
                 pagination={false}
-                scroll={{ x: 700 }}
+                scroll={{ x: phone ? 'max-content' : 700 }}
                 columns={[
                   { title: t('enterprise.members.username'), dataIndex: 'username' },
                   { title: t('enterprise.members.realname'), dataIndex: 'realname' },
-                  { title: t('enterprise.members.phone'), dataIndex: 'phone' },
+                  { title: t('enterprise.members.phone'), dataIndex: 'phone', responsive: ['md'] },
                   {
                     title: t('enterprise.members.role'),
                     dataIndex: 'role',
@@ -102,7 +104,7 @@ export default function EnterpriseUsersPage() {
                         <Tag color={ROLE_COLOR[role]}>{t(`header.role.${role}`)}</Tag>
                       ),
                   },
-                  { title: t('enterprise.members.joinedAt'), dataIndex: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD') },
+                  { title: t('enterprise.members.joinedAt'), dataIndex: 'createdAt', responsive: ['md'], render: (v: string) => dayjs(v).format('YYYY-MM-DD') },
                   ...(canDelete
                     ? [
                         {
@@ -140,8 +142,8 @@ export default function EnterpriseUsersPage() {
                 columns={[
                   { title: t('enterprise.members.username'), dataIndex: 'username' },
                   { title: t('enterprise.members.realname'), dataIndex: 'realname' },
-                  { title: t('users.message'), dataIndex: 'message' },
-                  { title: t('enterprise.apply.appliedAt'), dataIndex: 'createdAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+                  { title: t('users.message'), dataIndex: 'message', responsive: ['md'] },
+                  { title: t('enterprise.apply.appliedAt'), dataIndex: 'createdAt', responsive: ['md'], render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
                   ...(canEdit
                     ? [
                         {

@@ -73,14 +73,15 @@ export default function AccountPage() {
           loading={tokens.isLoading}
           dataSource={tokens.data?.result ?? []}
           pagination={false}
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('openData.empty')} /> }}
           data-testid="token-table"
           columns={[
             { title: t('openData.name'), dataIndex: 'name' },
-            { title: t('openData.enterprise'), dataIndex: 'enterpriseName' },
+            { title: t('openData.enterprise'), dataIndex: 'enterpriseName', responsive: ['md'] },
             { title: t('openData.token'), dataIndex: 'prefix', render: (prefix: string) => <Typography.Text code>{prefix}…</Typography.Text> },
-            { title: t('openData.created'), dataIndex: 'createdAt', render: time },
-            { title: t('openData.lastUsed'), dataIndex: 'lastUsedAt', render: (v: string | null) => (v ? time(v) : <Typography.Text type="secondary">{t('openData.neverUsed')}</Typography.Text>) },
+            { title: t('openData.created'), dataIndex: 'createdAt', responsive: ['md'], render: time },
+            { title: t('openData.lastUsed'), dataIndex: 'lastUsedAt', responsive: ['md'], render: (v: string | null) => (v ? time(v) : <Typography.Text type="secondary">{t('openData.neverUsed')}</Typography.Text>) },
             { title: t('openData.expires'), dataIndex: 'expiresAt', render: (v: string | null) => (v ? time(v) : t('openData.never')) },
             {
               title: '',

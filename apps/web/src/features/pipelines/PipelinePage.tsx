@@ -128,13 +128,15 @@ export default function PipelinePage() {
           onRow={(pipe) => ({ onClick: () => setSelected(pipe), style: { cursor: 'pointer' } })}
           rowClassName={(pipe) => (pipe.id === selected?.id ? 'ant-table-row-selected' : '')}
           pagination={false}
+          scroll={{ x: 'max-content' }}
           columns={[
             { title: t('pipeline.pipeId'), dataIndex: 'pipeId' },
             { title: t('pipeline.networkType'), dataIndex: 'networkType', render: (n: Pipe['networkType']) => <Tag color={NETWORK_MAP_COLOR[n]}>{t(`network.${n}`)}</Tag> },
-            { title: t('pipeline.material'), dataIndex: 'material', render: (m: string | null) => materialLabel(t, m) },
+            // On a phone the key columns only; the rest is in the pipe's detail below the list.
+            { title: t('pipeline.material'), dataIndex: 'material', responsive: ['md'], render: (m: string | null) => materialLabel(t, m) },
             { title: t('pipeline.diameter'), dataIndex: 'diameterMm', align: 'right' },
-            { title: t('pipeline.installYear'), dataIndex: 'installYear', align: 'right' },
-            { title: t('pipeline.length'), dataIndex: 'lengthM', align: 'right', render: (v: number) => v.toFixed(1) },
+            { title: t('pipeline.installYear'), dataIndex: 'installYear', align: 'right', responsive: ['md'] },
+            { title: t('pipeline.length'), dataIndex: 'lengthM', align: 'right', responsive: ['md'], render: (v: number) => v.toFixed(1) },
             {
               title: t('common.actions'),
               render: (_, pipe) => (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Card, Input, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Grid, Input, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
 import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -67,6 +67,8 @@ export function PoiFigures({ project }: { project: Project }) {
 /** The enterprise's monitoring projects: the landing page after sign-in. */
 export default function ProjectListPage() {
   const { t } = useTranslation();
+  // On a phone the table is as wide as its key columns (the others are hidden there).
+  const phone = Grid.useBreakpoint().md === false;
   const navigate = useNavigate();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [keyword, setKeyword] = useState('');
@@ -109,7 +111,7 @@ export default function ProjectListPage() {
         loading={projects.isLoading}
         dataSource={projects.data?.result ?? []}
         pagination={false}
-        scroll={{ x: 1100 }}
+        scroll={{ x: phone ? 'max-content' : 1100 }}
         locale={{ emptyText: t('project.empty') }}
         columns={[
           {
@@ -121,11 +123,11 @@ export default function ProjectListPage() {
               </Typography.Link>
             ),
           },
-          { title: t('project.code'), dataIndex: 'code' },
-          { title: t('project.city'), render: (_, p) => [p.city, p.district].filter(Boolean).join(' ') },
+          { title: t('project.code'), dataIndex: 'code', responsive: ['md'] },
+          { title: t('project.city'), responsive: ['md'], render: (_, p) => [p.city, p.district].filter(Boolean).join(' ') },
           { title: t('project.status'), dataIndex: 'status', render: (s: Project['status']) => <Tag color={STATUS_COLOR[s]}>{t(`project.statuses.${s}`)}</Tag> },
-          { title: t('project.period'), render: (_, p) => [p.startDate, p.endDate].map((d) => d ?? '…').join(' ~ ') },
-          { title: t('project.pipeLength'), dataIndex: 'pipeLengthM', render: (lengths: Project['pipeLengthM']) => <PipeLengths lengths={lengths} /> },
+          { title: t('project.period'), responsive: ['md'], render: (_, p) => [p.startDate, p.endDate].map((d) => d ?? '…').join(' ~ ') },
+          { title: t('project.pipeLength'), dataIndex: 'pipeLengthM', responsive: ['md'], render: (lengths: Project['pipeLengthM']) => <PipeLengths lengths={lengths} /> },
           { title: t('project.pois'), render: (_, p) => <PoiFigures project={p} /> },
           {
             title: t('common.actions'),

@@ -133,7 +133,7 @@ export default function SaocomPage() {
             // The scene's orbit, mode and polarisation under its satellite: the table fits at 1280.
             { title: t('saocom.satellite'), dataIndex: 'satellite', render: (v: string, a) => <TwoLineCell main={v} sub={`${t(`saocom.orbits.${a.orbitDirection}`)} · ${a.mode} · ${t(`saocom.polarisations.${a.polarisation}`)}`} maxWidth={220} /> },
             // Product ids run to 50 characters: cut, whole on hover.
-            { title: t('saocom.productId'), dataIndex: 'productId', render: (id: string) => <Typography.Text ellipsis={{ tooltip: id }} style={{ display: 'block', maxWidth: 200 }}>{id}</Typography.Text> },
+            { title: t('saocom.productId'), dataIndex: 'productId', responsive: ['md'], render: (id: string) => <Typography.Text ellipsis={{ tooltip: id }} style={{ display: 'block', maxWidth: 200 }}>{id}</Typography.Text> },
             {
               title: t('saocom.statusTitle'),
               dataIndex: 'status',
@@ -144,7 +144,7 @@ export default function SaocomPage() {
                   <Tag color={ACQUISITION_STATUS_COLOR[status]}>{t(`saocom.status.${status}`)}</Tag>
                 ),
             },
-            { title: t('saocom.projects'), dataIndex: 'projects', render: (ps: Acquisition['projects']) => <Space size={4} wrap style={{ maxWidth: 280 }}>{ps.map((p) => <Tag key={p.id} style={{ marginInlineEnd: 0 }}>{p.name}</Tag>)}</Space> },
+            { title: t('saocom.projects'), dataIndex: 'projects', responsive: ['md'], render: (ps: Acquisition['projects']) => <Space size={4} wrap style={{ maxWidth: 280 }}>{ps.map((p) => <Tag key={p.id} style={{ marginInlineEnd: 0 }}>{p.name}</Tag>)}</Space> },
           ]}
         />
       </Card>

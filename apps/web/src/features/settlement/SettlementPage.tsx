@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, InputNumber, Modal, Segmented, Select, Skeleton, Slider, Space, Switch, Tabs, Typography, message } from 'antd';
+import { Alert, Button, Card, Empty, Grid, InputNumber, Modal, Segmented, Select, Skeleton, Slider, Space, Switch, Tabs, Typography, message } from 'antd';
 import { Tag } from '../../components/Tag.tsx';
 import { DeleteOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -28,7 +28,7 @@ await loadNamespace('settlement', { 'zh-CN': () => import('../../locales/settlem
 const MAX_COMPARED = 20;
 
 /** One line saying what a dataset is: sensor, track, orbit, direction, period and velocities. */
-function DatasetSummary({ dataset }: { dataset: SettlementDataset }) {
+function DatasetSummary({ dataset, phone }: { dataset: SettlementDataset; phone: boolean }) {
   const { t } = useTranslation();
   const parts = [
     [dataset.sensor, dataset.track && `T${dataset.track}`, dataset.orbit && t(`settlement.orbit.${dataset.orbit}`)].filter(Boolean).join(' '),
@@ -41,7 +41,12 @@ function DatasetSummary({ dataset }: { dataset: SettlementDataset }) {
   const a = dataset.analysis;
   return (
     <Space wrap size={4} data-testid="settlement-summary">
-      <Typography.Text type="secondary">{parts.join(' · ')}</Typography.Text>
+      {/* On a phone the description takes one line (whole on a tap): the map comes into view. */}
+      {phone ? (
+        <Typography.Paragraph type="secondary" ellipsis={{ rows: 1, expandable: true }} style={{ marginBottom: 0 }}>{parts.join(' · ')}</Typography.Paragraph>
+      ) : (
+        <Typography.Text type="secondary">{parts.join(' · ')}</Typography.Text>
+      )}
       {a.status === 'running' && <Tag color="processing">{t('settlement.analysing')}</Tag>}
       {a.status === 'failed' && <Tag color="error">{t('settlement.analysisFailed')}</Tag>}
       {a.status === 'done' && a.analysedAt && <Tag>{t('settlement.analysedAt', { at: dayjs(a.analysedAt).format('YYYY-MM-DD HH:mm') })}</Tag>}
@@ -62,6 +67,7 @@ function DatasetSummary({ dataset }: { dataset: SettlementDataset }) {
  */
 export default function SettlementPage() {
   const { t } = useTranslation();
+  const phone = Grid.useBreakpoint().md === false;
   const enterpriseID = useSession((s) => s.enterpriseID);
   const can = usePermission();
   const queryClient = useQueryClient();
@@ -134,7 +140,7 @@ export default function SettlementPage() {
     <Card data-testid="settlement-page" styles={{ body: { paddingTop: 12 } }}>
       <Space wrap style={{ marginBottom: 8 }}>
         <Select aria-label={t('settlement.dataset')}
-          style={{ width: 340 }}
+          style={{ width: phone ? 'calc(100vw - 64px)' : 340 }}
           loading={datasets.isLoading}
           value={dataset?.id}
           onChange={setDatasetId}
@@ -143,26 +149,28 @@ export default function SettlementPage() {
           data-testid="settlement-dataset"
         />
         <Authorized action="import">
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="settlement-import">{t('settlement.import.button')}</Button>
+          <Button icon={<UploadOutlined />} aria-label={t('settlement.import.button')} title={phone ? t('settlement.import.button') : undefined} onClick={() => setImporting(true)} data-testid="settlement-import">{!phone && t('settlement.import.button')}</Button>
         </Authorized>
         {dataset && (
           <Authorized action="edit">
-            <Button icon={<ReloadOutlined />} loading={analyse.isPending || dataset.analysis.status === 'running'} onClick={() => analyse.mutate(undefined)} data-testid="settlement-analyse">
-              {t('settlement.analyse')}
+            <Button icon={<ReloadOutlined />} aria-label={t('settlement.analyse')} title={phone ? t('settlement.analyse') : undefined} loading={analyse.isPending || dataset.analysis.status === 'running'} onClick={() => analyse.mutate(undefined)} data-testid="settlement-analyse">
+              {!phone && t('settlement.analyse')}
             </Button>
           </Authorized>
         )}
         {can('enterprise', 'edit') && (
-          <Button icon={<SettingOutlined />} onClick={() => setEditingSettings(true)} data-testid="settlement-settings">{t('settlement.settings')}</Button>
+          <Button icon={<SettingOutlined />} aria-label={t('settlement.settings')} title={phone ? t('settlement.settings') : undefined} onClick={() => setEditingSettings(true)} data-testid="settlement-settings">{!phone && t('settlement.settings')}</Button>
         )}
         {dataset && (
           <Authorized action="delete">
             <Button
               danger
               icon={<DeleteOutlined />}
+              aria-label={t('settlement.delete')}
+              title={phone ? t('settlement.delete') : undefined}
               onClick={() => Modal.confirm({ title: t('settlement.delete'), content: t('settlement.deleteConfirm', { name: dataset.name }), okButtonProps: { danger: true }, onOk: () => remove.mutateAsync(undefined) })}
             >
-              {t('settlement.delete')}
+              {!phone && t('settlement.delete')}
             </Button>
           </Authorized>
         )}
@@ -173,7 +181,7 @@ export default function SettlementPage() {
         <Empty description={t('settlement.noDataset')} data-testid="settlement-empty" />
       ) : (
         <>
-          <DatasetSummary dataset={dataset} />
+          <DatasetSummary dataset={dataset} phone={phone} />
           <Tabs
             activeKey={tab}
             onChange={setTab}
@@ -183,7 +191,8 @@ export default function SettlementPage() {
                 label: <span data-testid="settlement-tab-map">{t('settlement.tabs.map')}</span>,
                 children: (
                   <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
-                    <Space wrap style={{ width: '100%' }} size={[16, 8]}>
+                    {/* On a phone the display controls follow the map, which opens in view. */}
+                    <Space wrap style={{ width: '100%', order: phone ? 1 : 0 }} size={[16, 8]}>
                       <Segmented value={mode} onChange={(v) => setMode(v as ColourMode)} options={[{ value: 'bands', label: t('settlement.colour.bands') }, { value: 'ramp', label: t('settlement.colour.ramp') }]} data-testid="settlement-colour" />
                       {mode === 'ramp' && <InputNumber min={1} max={200} aria-label={t('settlement.colour.range')} value={range} onChange={(v) => setRange(v ?? 20)} addonBefore={t('settlement.colour.range')} style={{ width: 150 }} />}
                       <Space size={6}>
@@ -212,7 +221,7 @@ export default function SettlementPage() {
                       />
                     </Space>
                     {filters.between && (
-                      <div style={{ width: '100%', padding: '0 12px' }} data-testid="settlement-dates">
+                      <div style={{ width: '100%', padding: '0 12px', order: phone ? 1 : 0 }} data-testid="settlement-dates">
                         <Slider
                           range
                           min={0}
@@ -255,7 +264,7 @@ export default function SettlementPage() {
                         <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t(`settlement.toolHint.${tool}`)}</Typography.Text>
                       </Space>
                     </div>
-                    <div style={{ flex: '2 1 380px', minWidth: 0 }}>
+                    <div style={{ flex: '2 1 380px', minWidth: 0, order: phone ? 2 : 0 }}>
                       <SeriesPanel
                         dates={dates}
                         points={picked}
