@@ -34,7 +34,7 @@ test.describe('pipe risk', () => {
     await page.keyboard.press('Escape');
     await panel.getByTestId('pipe-risk-sensitive').click();
     await expect(page.getByTestId('sensitive-list')).toContainText('滨江区人民医院');
-    await expect(page.locator('.ant-modal:visible')).toContainText('Sensitive sites (9)');
+    await expect(page.locator('.ant-modal:visible')).toContainText('Sensitive sites (14)');
     await page.screenshot({ path: testInfo.outputPath('sensitive-sites-en.png') });
     await page.locator('.ant-modal:visible .ant-modal-close').click();
 

@@ -105,16 +105,28 @@ export function generateCity(options: CityOptions = {}): DemoCity {
     return { water: random.pick([400, 500, 600]), gas: 200, drainage: random.pick([1000, 1200]) };
   };
 
+  // The city grew outwards, as most do: an old core west of the centre, laid 1965-1992 and much of
+  // it in grey cast iron and steel, and the rest mostly laid since 2000 (a third of the pipes in the
+  // last 10 years, one in twenty over 30). Each draw stays one draw, so the rest of the city is the same.
+  const inOldCore = (a: number[]) => {
+    const x = (a[0] - west) / ((n - 1) * dLon);
+    const y = (a[1] - south) / ((n - 1) * dLat);
+    return x >= 0.12 && x <= 0.52 && y >= 0.28 && y <= 0.72;
+  };
+  const laidIn = (old: boolean) => (old ? random.int(1965, 1992) : 2024 - Math.floor(40 * random.next() ** 2));
+
   const addStreetPipes = (a: number[], b: number[], main: MainSizes | null) => {
     if (pipes.length >= target) return;
     const centre = [a, b];
+    const old = inOldCore(a);
     pipes.push({
       pipeId: nextId('water'),
       networkType: 'water',
-      material: random.weighted([['ductile iron', 50], ['PE', 25], ['steel', 10], ['cast iron', 10], ['PVC', 5]] as const),
-      diameterMm: main ? main.water : random.weighted([[100, 35], [150, 25], [200, 20], [300, 15], [80, 5]] as const),
+      material: random.weighted(old ? ([['cast iron', 45], ['ductile iron', 25], ['steel', 20], ['PVC', 10]] as const) : ([['ductile iron', 42], ['PE', 42], ['steel', 6], ['cast iron', 2], ['PVC', 8]] as const)),
+      // The old core's service mains are the narrow ones of their day.
+      diameterMm: main ? main.water : random.weighted(old ? ([[80, 25], [100, 45], [150, 20], [200, 10]] as const) : ([[100, 35], [150, 25], [200, 20], [300, 15], [80, 5]] as const)),
       pressureClass: null,
-      installYear: random.int(1985, 2024),
+      installYear: laidIn(old),
       depthM: round2(random.between(0.8, 2.0)),
       geometry: { type: 'LineString', coordinates: offset(centre, 4) },
     });
@@ -137,7 +149,7 @@ export function generateCity(options: CityOptions = {}): DemoCity {
         material: random.weighted([['concrete', 55], ['HDPE', 30], ['PVC', 15]] as const),
         diameterMm: main ? main.drainage : random.pick([300, 400, 500, 600, 800]),
         pressureClass: null,
-        installYear: random.int(1980, 2024),
+        installYear: laidIn(old),
         depthM: round2(random.between(1.5, 4.0)),
         geometry: { type: 'LineString', coordinates: offset(centre, 0) },
       });

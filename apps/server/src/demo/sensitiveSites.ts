@@ -13,6 +13,12 @@ const SITES: { name: string; kind: SensitiveKind; x: number; y: number }[] = [
   { name: '滨和路公交枢纽', kind: 'station', x: 0.69, y: 0.72 },
   { name: '星光大道商场', kind: 'market', x: 0.33, y: 0.74 },
   { name: '区政府', kind: 'government', x: 0.61, y: 0.45 },
+  // The old core is dense with them.
+  { name: '西兴老街小学', kind: 'school', x: 0.18, y: 0.55 },
+  { name: '长河中医院', kind: 'hospital', x: 0.3, y: 0.62 },
+  { name: '西兴地铁站', kind: 'station', x: 0.26, y: 0.45 },
+  { name: '长河菜市场', kind: 'market', x: 0.36, y: 0.36 },
+  { name: '江南敬老院', kind: 'other', x: 0.44, y: 0.66 },
 ];
 
 export async function seedDemoSensitiveSites(db: Db, extent: readonly number[], enterpriseIds: number[]) {

@@ -157,7 +157,7 @@ describe('composite risk per pipe segment', () => {
     // The other enterprise keeps its own layer (the demo's), none of these.
     const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
     const waterLayer = (await water({ method: 'GET', url: '/api/pipe-risk/sensitive-sites' })).json().result.map((s: { name: string }) => s.name);
-    expect(waterLayer).toHaveLength(9);
+    expect(waterLayer).toHaveLength(14);
     expect(waterLayer).not.toContain('滨江实验小学');
   });
 
