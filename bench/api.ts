@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import CryptoJS from 'crypto-js';
+import { cpuSeconds } from './cpu.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SERVER_DIR = join(ROOT, 'apps/server');
@@ -53,16 +53,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; 0 elsewhere). */
-export async function cpuSeconds(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return 0;
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
+export { cpuSeconds };
 
 async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null) return;

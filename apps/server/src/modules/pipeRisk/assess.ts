@@ -25,8 +25,7 @@ const FACTOR_SQL = {
   // Age band (10/20/30/40 years), one up for grey cast iron and steel (brittle, corroding), one down for plastics.
   ageMaterial: (year: number) => sql`case when p.install_year is null then 3 else greatest(1, least(5,
       (case when ${year} - p.install_year >= 40 then 5 when ${year} - p.install_year >= 30 then 4 when ${year} - p.install_year >= 20 then 3 when ${year} - p.install_year >= 10 then 2 else 1 end)
-      + (case when p.material ~* '(cast iron|灰口|灰铸铁|^ci$)' and p.material !~* '(ductile|球墨)' then 1 when p.material ~* '(steel|钢)' then 1
-              when p.material ~* '^(pe|hdpe|pe80|pe100|pvc|upvc)$|聚乙烯|塑料' then -1 else 0 end))) end`,
+      + coalesce(m.adjust, 0))) end`,
   // Small pipes break more often per kilometre.
   diameter: sql`case when p.diameter_mm is null then 3 when p.diameter_mm <= 50 then 5 when p.diameter_mm <= 100 then 4 when p.diameter_mm <= 200 then 3 when p.diameter_mm <= 400 then 2 else 1 end`,
   // Leaks found on it (two or more: 5), or POIs over it still being worked.
@@ -93,6 +92,15 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
   const factors = [...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS];
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
+    // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
+    // optimise 160 functions for seconds on every run; the window's sort of the whole network is
+    // kept in memory.
+    await t.execute(sql`set local jit = off`);
+    await t.execute(sql`set local work_mem = '64MB'`);
+    // Each step below is computed once per segment (OFFSET 0 keeps the planner from folding a step
+    // into the next, which copied the factor expressions, regular expressions included, into every
+    // use of L and C: ten evaluations a segment); the means stay numeric, so a mean of exactly
+    // x.5 rounds up as the matrix expects.
     await t.execute(sql`create temp table risk_new on commit drop as
       with leaks as (
         select x.pipe_id, count(*) filter (where o.status in ('leakFound', 'repaired')) as found, count(*) filter (where o.status in ('new', 'assigned', 'investigating')) as open
@@ -114,8 +122,13 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         where a.enterprise_id = ${enterpriseId} and a.status <> 'remediated' group by 1),
       weather as (${weather}),
       near as (${nearestSiteSql(enterpriseId)}),
+      -- A material's step up or down, judged once per material the network holds (not per segment).
+      materials as (
+        select material, case when material ~* '(cast iron|灰口|灰铸铁|^ci$)' and material !~* '(ductile|球墨)' then 1 when material ~* '(steel|钢)' then 1
+              when material ~* '^(pe|hdpe|pe80|pe100|pvc|upvc)$|聚乙烯|塑料' then -1 else 0 end as adjust
+        from (select distinct material from pipes where enterprise_id = ${enterpriseId} and material is not null) d),
       scored as (
-        select p.id as pipe_row_id, ${sql.join(factors.map((f) => sql`(${typeof FACTOR_SQL[f] === 'function' ? (FACTOR_SQL[f] as (y: number) => SQL)(year) : FACTOR_SQL[f]})::smallint as ${sql.raw(snake(f))}`), sql`, `)}
+        select p.id as pipe_row_id, p.network_type, ${sql.join(factors.map((f) => sql`(${typeof FACTOR_SQL[f] === 'function' ? (FACTOR_SQL[f] as (y: number) => SQL)(year) : FACTOR_SQL[f]})::smallint as ${sql.raw(snake(f))}`), sql`, `)}
         from pipes p
         left join leaks l on l.pipe_id = p.pipe_id
         left join settle s on s.pipe_row_id = p.id
@@ -123,15 +136,17 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         left join areas a on a.pipe_row_id = p.id
         left join weather x on x.pipe_row_id = p.id
         left join near n on n.pipe_row_id = p.id
-        where p.enterprise_id = ${enterpriseId}),
+        left join materials m on m.material = p.material
+        where p.enterprise_id = ${enterpriseId}
+        offset 0),
       means as (
         select *, ${weightedMean(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood_mean, ${weightedMean(CONSEQUENCE_FACTORS, weights.consequence)} as consequence_mean
-        from scored),
+        from scored offset 0),
       rated as (
         select *, ${rounded(sql.raw('likelihood_mean'))} as likelihood, ${rounded(sql.raw('consequence_mean'))} as consequence,
           round(likelihood_mean * consequence_mean, 2)::real as risk_index,
           greatest(${sql.join(factors.map((f) => sql.raw(snake(f))), sql`, `)}) = 5 as masked
-        from means),
+        from means offset 0),
       leveled as (
         select *, (likelihood * consequence)::smallint as score,
           case when likelihood * consequence >= 20 then 'I' when likelihood * consequence >= 9 then 'II' when likelihood * consequence >= 4 then 'III' else 'IV' end as level
@@ -151,7 +166,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         case when old_level = level then old_since else ${today}::date end from risk_new`);
     const rows = await queryRows<{ network_type: string; level: RiskLevel; segments: number; masked: number }>(
       t,
-      sql`select p.network_type, n.level, count(*)::int as segments, count(*) filter (where n.masked)::int as masked from risk_new n join pipes p on p.id = n.pipe_row_id group by 1, 2`,
+      sql`select network_type, level, count(*)::int as segments, count(*) filter (where masked)::int as masked from risk_new group by 1, 2`,
     );
     const figures: AssessmentFigures = { segments: 0, levels: { I: 0, II: 0, III: 0, IV: 0 }, byNetwork: {}, masked: 0, changed: Number(changed) };
     for (const r of rows) {
