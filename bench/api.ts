@@ -113,6 +113,24 @@ export async function load(url: string, headers: Record<string, string> = {}, re
   };
 }
 
+/**
+ * CONNECTIONS connections asking for `paths` in turn, each request the next path: a read the
+ * server's caches cannot answer when no path comes twice within their life. `amount` stops the run
+ * after that many answers (each path once, say); otherwise it runs SECONDS.
+ */
+export async function loadEach(base: string, paths: string[], headers: Record<string, string> = {}, amount?: number): Promise<Load> {
+  let next = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    ...(amount ? { amount } : { duration: SECONDS }),
+    headers: { 'accept-encoding': 'gzip, deflate, br', ...headers },
+    timeout: 10,
+    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[next++ % paths.length] }) }],
+  });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+}
+
 const mean = (loads: Load[]): Load => ({
   requestsPerSecond: loads.reduce((s, l) => s + l.requestsPerSecond, 0) / loads.length,
   p50: loads.reduce((s, l) => s + l.p50, 0) / loads.length,
