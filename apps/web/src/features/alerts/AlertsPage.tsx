@@ -13,6 +13,7 @@ import { mapApi } from '../../api/map.ts';
 import { Authorized, useActionVisible, usePermission } from '../../components/Authorized.tsx';
 import { MapView } from '../../components/MapView.tsx';
 import { RiskLevelTag } from '../../components/RiskLevel.tsx';
+import { TwoLineCell } from '../../components/TwoLineCell.tsx';
 import { useSession } from '../../stores/session.ts';
 import { AlertBatchBar } from './AlertBatchBar.tsx';
 import { IncidentDrawer } from './IncidentDrawer.tsx';
@@ -163,25 +164,46 @@ export default function AlertsPage() {
                 onRow={(a) => ({ onClick: (e) => !(e.target as HTMLElement).closest('.ant-table-selection-column') && select(a.id), style: { cursor: 'pointer' } })}
                 rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
                 columns={[
-                  { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
-                  { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: IncidentRow['level']) => <RiskLevelTag level={v} /> },
+                  {
+                    title: `${t('alerts.columns.level')} · ${t('alerts.columns.code')}`,
+                    dataIndex: 'code',
+                    render: (code: string, a: IncidentRow) => (
+                      <span style={{ whiteSpace: 'nowrap' }}>
+                        <RiskLevelTag level={a.level} /> {code}
+                      </span>
+                    ),
+                  },
+                  // When it was raised and how many alerts it holds under the incident, its deadline
+                  // under its state: the list fits at 1280 with the map beside it.
                   {
                     title: t('alerts.columns.cause'),
                     key: 'title',
                     render: (_: unknown, a: IncidentRow) => (
-                      <Space size={4}>
-                        <Typography.Text ellipsis style={{ maxWidth: 280 }}>{incidentTitle(t, { ...a, memberCount: 1 })}</Typography.Text>
-                        {a.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
-                      </Space>
+                      <TwoLineCell
+                        main={incidentTitle(t, { ...a, memberCount: 1 })}
+                        maxWidth={240}
+                        sub={
+                          <>
+                            {`${dayjs(a.raisedAt).format('MM-DD HH:mm')} · ${t('alerts.columns.members')} ${a.memberCount}`}
+                            {a.supervised && <Tag color="magenta" style={{ marginInlineStart: 6, fontSize: 11, lineHeight: '16px' }}>{t('alerts.supervised')}</Tag>}
+                          </>
+                        }
+                      />
                     ),
                   },
-                  { title: t('alerts.columns.members'), dataIndex: 'memberCount', responsive: ['md'], align: 'right' as const },
-                  { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: IncidentRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
-                  { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', responsive: ['md'], render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
                   {
-                    title: t('alerts.columns.deadline'),
-                    dataIndex: 'deadline',
-                    render: (v: string | null, a: IncidentRow) => (v ? <Typography.Text type={a.overdue ? 'danger' : undefined}>{dayjs(v).format('MM-DD HH:mm')}{a.overdue ? ` · ${t('alerts.overdue')}` : ''}</Typography.Text> : '-'),
+                    title: t('alerts.columns.state'),
+                    dataIndex: 'state',
+                    render: (v: IncidentRow['state'], a: IncidentRow) => (
+                      <div style={{ lineHeight: 1.3, maxWidth: 150 }}>
+                        <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag>
+                        {a.deadline && (
+                          <div>
+                            <Typography.Text type={a.overdue ? 'danger' : 'secondary'} style={{ fontSize: 12 }}>{`${t('alerts.columns.deadline')} ${dayjs(a.deadline).format('MM-DD HH:mm')}${a.overdue ? ` · ${t('alerts.overdue')}` : ''}`}</Typography.Text>
+                          </div>
+                        )}
+                      </div>
+                    ),
                   },
                   { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', responsive: ['md'], render: (v: string | null) => v ?? '-' },
                 ]}
