@@ -136,15 +136,21 @@ test.describe('alert loop', () => {
     await page.getByTestId('alerts-tab-alerts').click();
     await page.getByTestId('alerts-state').click();
     await page.locator('.ant-select-item-option', { hasText: 'Closed' }).click();
-    const alertRow = page.locator('.ant-table-row', { hasText: pipe.pipeId });
+    // Newest first: this run's alert (a retry on the same database has closed one before it).
+    const alertRow = page.locator('.ant-table-row', { hasText: pipe.pipeId }).first();
     await expect(alertRow).toContainText('Closed');
     await expect(alertRow).toContainText(/IN-\d{6}/);
 
     // The same incident in Chinese, found by its pipe among the closed ones.
     await page.evaluate(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
     await page.reload();
-    await page.getByTestId('alerts-state').click();
-    await page.locator('.ant-select-item-option', { hasText: '已关闭' }).click();
+    // Chosen again until the select shows it: a click while the page is still settling after the
+    // reload (its messages loading) can be lost, and the open incidents would be searched instead.
+    await expect(async () => {
+      await page.getByTestId('alerts-state').click();
+      await page.locator('.ant-select-item-option:visible', { hasText: '已关闭' }).click({ timeout: 2000 });
+      await expect(page.getByTestId('alerts-state')).toContainText('已关闭', { timeout: 1000 });
+    }).toPass();
     await page.getByTestId('alerts-keyword').fill(pipe.pipeId);
     await page.getByTestId('alerts-keyword').press('Enter');
     await page.locator('.ant-table-row', { hasText: '沉降漏斗' }).first().click();
