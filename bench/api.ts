@@ -105,13 +105,16 @@ export async function load(url: string, headers: Record<string, string> = {}, re
   const { seconds = SECONDS, ...options } = request;
   // Asked as a browser asks: it takes gzip (hello-world's answer is too small to compress).
   const result = await autocannon({ url, connections: options.connections ?? CONNECTIONS, duration: seconds, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, timeout: 10, ...options });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
+  return loadOf(result);
 }
+
+/** What a run of autocannon says, as the bench reports it. */
+const loadOf = (result: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }): Load => ({
+  requestsPerSecond: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  failures: result.non2xx + result.errors + result.timeouts,
+});
 
 /**
  * CONNECTIONS connections asking for `paths` in turn, each request the next path: a read the
@@ -128,7 +131,7 @@ export async function loadEach(base: string, paths: string[], headers: Record<st
     timeout: 10,
     requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  return loadOf(result);
 }
 
 const mean = (loads: Load[]): Load => ({

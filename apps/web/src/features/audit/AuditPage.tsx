@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, DatePicker, Dropdown, Grid, Input, Result, Select, Space, Table, Typography, message } from 'antd';
+import { Alert, Button, Card, DatePicker, Dropdown, Input, Result, Select, Space, Table, Typography, message } from 'antd';
+import { usePhone } from '../../components/usePhone.ts';
 import { Tag } from '../../components/Tag.tsx';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -23,7 +24,7 @@ const METHOD_COLOR: Record<string, string> = { POST: 'blue', PUT: 'geekblue', PA
 export default function AuditPage() {
   const { t } = useTranslation();
   // On a phone the table is as wide as its key columns (the others are hidden there).
-  const phone = Grid.useBreakpoint().md === false;
+  const phone = usePhone();
   const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
   const role = useSession((s) => s.enterpriseRole);
   const enterpriseId = useSession((s) => s.enterpriseID);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Form, Grid, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Typography } from 'antd';
+import { usePhone } from '../../components/usePhone.ts';
 import { Tag } from '../../components/Tag.tsx';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -19,7 +20,7 @@ const ROLE_COLOR = { admin: 'red', member: 'blue', viewer: 'default' } as const;
 export default function EnterpriseUsersPage() {
   const { t } = useTranslation();
   // On a phone the table is as wide as its key columns (the others are hidden there).
-  const phone = Grid.useBreakpoint().md === false;
+  const phone = usePhone();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const canEdit = useActionVisible('edit');
   const canDelete = useActionVisible('delete');

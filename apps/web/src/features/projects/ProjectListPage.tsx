@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Card, Grid, Input, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Input, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { usePhone } from '../../components/usePhone.ts';
 import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -68,7 +69,7 @@ export function PoiFigures({ project }: { project: Project }) {
 export default function ProjectListPage() {
   const { t } = useTranslation();
   // On a phone the table is as wide as its key columns (the others are hidden there).
-  const phone = Grid.useBreakpoint().md === false;
+  const phone = usePhone();
   const navigate = useNavigate();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [keyword, setKeyword] = useState('');

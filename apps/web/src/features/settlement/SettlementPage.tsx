@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, Grid, InputNumber, Modal, Segmented, Select, Skeleton, Slider, Space, Switch, Tabs, Typography, message } from 'antd';
+import { Alert, Button, Card, Empty, InputNumber, Modal, Segmented, Select, Skeleton, Slider, Space, Switch, Tabs, Typography, message } from 'antd';
+import { usePhone } from '../../components/usePhone.ts';
 import { Tag } from '../../components/Tag.tsx';
 import { DeleteOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -67,7 +68,7 @@ function DatasetSummary({ dataset, phone }: { dataset: SettlementDataset; phone:
  */
 export default function SettlementPage() {
   const { t } = useTranslation();
-  const phone = Grid.useBreakpoint().md === false;
+  const phone = usePhone();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const can = usePermission();
   const queryClient = useQueryClient();
