@@ -63,13 +63,13 @@ async function stopChild(child: ChildProcess) {
 }
 
 /** The console's server as `npm start` runs it: embedded PGlite in dataDir, or the PostgreSQL of databaseUrl. */
-export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string; env?: NodeJS.ProcessEnv; logTo?: 'null' | 'pipe' }): Promise<Running> {
+export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string; env?: NodeJS.ProcessEnv; logTo?: 'null' | 'pipe'; nodeArgs?: string[] }): Promise<Running> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', ...options.env };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   // The log read from a pipe, as a service manager reads it (or dropped unread).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', options.logTo === 'pipe' ? 'pipe' : 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', options.logTo === 'pipe' ? 'pipe' : 'ignore', 'inherit'] });
   child.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/health`, child);

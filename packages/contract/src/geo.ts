@@ -1,12 +1,17 @@
 import { z } from 'zod';
 
+/** Is a [lon, lat] on the globe? */
+export const inLonLatRange = (p: readonly number[]) => Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90;
+/** The fewest positions a line has. */
+export const MIN_LINE_POSITIONS = 2;
+
 /** A WGS84 position [lon, lat] (extra values such as height are ignored). */
 export const position = z
   .array(z.number().finite())
   .min(2, { message: 'field.geometry.position' })
-  .refine((p) => Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90, { message: 'field.geometry.outOfRange' });
+  .refine(inLonLatRange, { message: 'field.geometry.outOfRange' });
 
-const line = z.array(position).min(2, { message: 'field.geometry.lineTooShort' });
+const line = z.array(position).min(MIN_LINE_POSITIONS, { message: 'field.geometry.lineTooShort' });
 const ring = z
   .array(position)
   .min(4, { message: 'field.geometry.ringTooShort' })

@@ -4,7 +4,8 @@ import { jsonText, lineGeometry } from './geo.ts';
 import { NETWORK_TYPES } from './projects.ts';
 import { EXACT_LIST_LIMIT } from './lists.ts';
 
-export const pipeBody = z.object({
+/** A pipe's attributes: everything of it but its line. */
+export const pipeAttributes = z.object({
   pipeId: z.string().trim().min(1, { message: 'field.required' }).max(60),
   networkType: z.enum(NETWORK_TYPES),
   material: optionalText(40),
@@ -13,8 +14,9 @@ export const pipeBody = z.object({
   installYear: optionalNumber(z.number().int().min(1850).max(2100)),
   depthM: optionalNumber(z.number().min(0).max(100)),
   owner: optionalText(100),
-  geometry: jsonText(lineGeometry),
 });
+export type PipeAttributes = z.infer<typeof pipeAttributes>;
+export const pipeBody = pipeAttributes.extend({ geometry: jsonText(lineGeometry) });
 export type PipeInput = z.infer<typeof pipeBody>;
 
 /** What narrows the pipe list (and its export). */

@@ -1,9 +1,8 @@
 import type { Geometry, Position } from 'geojson';
-import type { AreaGeometry } from '@console/contract';
+import { inLonLatRange, type AreaGeometry } from '@console/contract';
 import type { Reproject } from './crs.ts';
 
 export const isValidPosition = (p: unknown): p is number[] => Array.isArray(p) && Number.isFinite(p[0]) && Number.isFinite(p[1]);
-export const inLonLatRange = (p: number[]) => Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90;
 
 /** A file's polygon in WGS 84, or why it cannot be one (POI circles of polygons, scene footprints). */
 export function areaOf(

@@ -93,10 +93,8 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
-    // optimise 160 functions for seconds on every run; the window's sort of the whole network is
-    // kept in memory.
+    // optimise 160 functions for seconds on every run.
     await t.execute(sql`set local jit = off`);
-    await t.execute(sql`set local work_mem = '64MB'`);
     // Each step below is computed once per segment (OFFSET 0 keeps the planner from folding a step
     // into the next, which copied the factor expressions, regular expressions included, into every
     // use of L and C: ten evaluations a segment); the means stay numeric, so a mean of exactly
@@ -151,9 +149,16 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         select *, (likelihood * consequence)::smallint as score,
           case when likelihood * consequence >= 20 then 'I' when likelihood * consequence >= 9 then 'II' when likelihood * consequence >= 4 then 'III' else 'IV' end as level
         from rated)
-      select r.*, (100 * percent_rank() over (partition by r.level order by r.score, r.risk_index))::real as percentile,
-        o.level as old_level, o.since as old_since
+      select r.*, o.level as old_level, o.since as old_since
       from leveled r left join pipe_risks o on o.pipe_row_id = r.pipe_row_id`);
+    // A segment's percentile within its level is percent_rank() by (R, index): worked out once per
+    // distinct (level, R, index), a few thousand groups, instead of by sorting the whole network.
+    await t.execute(sql`create temp table risk_ranks on commit drop as
+      select level, score, risk_index,
+        (100 * coalesce((sum(count(*)) over (partition by level order by score, risk_index) - count(*))::float8 / nullif(sum(count(*)) over (partition by level) - 1, 0)::float8, 0))::real as percentile
+      from risk_new group by level, score, risk_index`);
+    // Known to be small, so each row of the network looks its group up in a hash (in the network's order).
+    await t.execute(sql`analyze risk_ranks`);
     const [{ changed }] = await queryRows<{ changed: number }>(
       t,
       sql`with inserted as (insert into pipe_risk_changes (enterprise_id, pipe_row_id, changed_on, from_level, to_level)
@@ -162,8 +167,9 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
     );
     await t.execute(sql`delete from pipe_risks where enterprise_id = ${enterpriseId}`);
     await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, risk_index, percentile, level, masked, assessed_on, since)
-      select pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, risk_index, percentile, level, masked, ${today}::date,
-        case when old_level = level then old_since else ${today}::date end from risk_new`);
+      select n.pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map((f) => `n.${snake(f)}`).join(', '))}, n.likelihood, n.consequence, n.score, n.risk_index, k.percentile, n.level, n.masked, ${today}::date,
+        case when n.old_level = n.level then n.old_since else ${today}::date end
+      from risk_new n join risk_ranks k on k.level = n.level and k.score = n.score and k.risk_index = n.risk_index`);
     const rows = await queryRows<{ network_type: string; level: RiskLevel; segments: number; masked: number }>(
       t,
       sql`select network_type, level, count(*)::int as segments, count(*) filter (where masked)::int as masked from risk_new group by 1, 2`,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { metresPerDegree } from '../../geo/local.ts';
@@ -63,6 +64,12 @@ describe('composite risk per pipe segment', () => {
     }
     // The last of each level is above none of its level.
     expect(ranked.at(-1)!.percentile).toBe(0);
+    // Every stored percentile is percent_rank() within the level by (R, index), over the whole network.
+    const { rows: off } = (await demo.database.db.execute(sql`
+      select count(*)::int as count from (
+        select percentile, (100 * percent_rank() over (partition by level order by score, risk_index))::real as ranked
+        from pipe_risks where enterprise_id = ${demo.ids.gas}) r where percentile <> ranked`)) as unknown as { rows: { count: number }[] };
+    expect(off[0].count).toBe(0);
     // Segments of one R are told apart: some R holds several indexes.
     const indexesByScore = new Map<number, Set<number>>();
     for (const r of ranked) (indexesByScore.get(r.score) ?? indexesByScore.set(r.score, new Set()).get(r.score)!).add(r.riskIndex);

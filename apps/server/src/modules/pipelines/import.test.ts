@@ -64,6 +64,8 @@ function badFeatures() {
     { properties: { id: 'TYPE-1', type: 'oil' }, geometry: { type: 'LineString', coordinates: line } },
     { properties: { id: 'DN-1', type: 'gas', dn: 'big' }, geometry: { type: 'LineString', coordinates: line } },
     { properties: { id: 'NOGEOM-1', type: 'gas' }, geometry: null },
+    { properties: { id: 'SHORT-1', type: 'water' }, geometry: { type: 'LineString', coordinates: [[120.2, 30.2]] } },
+    { properties: { id: 'EMPTY-1', type: 'water' }, geometry: { type: 'MultiLineString', coordinates: [] } },
   ].map((f) => ({ type: 'Feature', ...f }));
 }
 
@@ -74,6 +76,8 @@ const BAD_FEATURE_PROBLEMS = [
   { row: 5, featureId: 'TYPE-1', field: 'networkType (type)', reason: '"oil" is not a network type (water, gas, drainage, heat, power, telecom)' },
   { row: 6, featureId: 'DN-1', field: 'diameterMm (dn)', reason: expect.any(String) },
   { row: 7, featureId: 'NOGEOM-1', field: 'geometry', reason: 'has no geometry' },
+  { row: 8, featureId: 'SHORT-1', field: 'geometry', reason: 'a line needs at least 2 positions' },
+  { row: 9, featureId: 'EMPTY-1', field: 'geometry', reason: 'a line needs at least 2 positions' },
 ];
 
 describe('pipe imports', () => {
@@ -216,7 +220,7 @@ describe('pipe imports', () => {
     expect(job.status).toBe('failed');
     expect(job.result).toBeNull();
     expect(job.problems).toEqual(BAD_FEATURE_PROBLEMS);
-    expect(job.problemCount).toBe(6);
+    expect(job.problemCount).toBe(8);
     expect(await pipeCount(api)).toBe(before); // OK-1 was fine, yet nothing is written
     expect(await pipeCount(api, 'OK-1')).toBe(0);
 
@@ -353,7 +357,7 @@ describe('pipe imports of a big file (read by worker threads)', () => {
     await expectOriginalPositions(api);
 
     const bad = await importFile(api, 'bad.geojson', JSON.stringify({ type: 'FeatureCollection', features: badFeatures() }), {}, threaded);
-    expect(bad).toMatchObject({ status: 'failed', problemCount: 6 });
+    expect(bad).toMatchObject({ status: 'failed', problemCount: 8 });
     expect(bad.problems).toEqual(BAD_FEATURE_PROBLEMS);
 
     const csv = await importFile(api, 'more.csv', 'pipe_id,network_type,wkt\nCSV-1,water,"LINESTRING (120.21 30.21, 120.211 30.21)"\nCSV-2,drainage,"LINESTRING (120.21 30.22, 120.211 30.22)"\n', {}, threaded);

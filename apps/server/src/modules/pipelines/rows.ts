@@ -2,7 +2,7 @@
 // whichever thread reads it (import.ts, import-worker.ts).
 import { getTableColumns } from 'drizzle-orm';
 import type { Geometry, Position } from 'geojson';
-import { readNetworkType, pipeBody, type PipeImportField, type PipeImportStart } from '@console/contract';
+import { inLonLatRange, MIN_LINE_POSITIONS, pipeAttributes, readNetworkType, type LineGeometry, type PipeAttributes, type PipeImportField, type PipeImportStart } from '@console/contract';
 import { BinaryRows } from '../../db/copy.ts';
 import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { describeIssue } from '../../http/validation.ts';
@@ -44,8 +44,15 @@ const yearOf = (value: unknown) => {
 
 export type StagedRow = ReturnType<typeof pipeRow> & { row: number };
 
-/** A line in WGS 84 from whatever the file holds, or the reason it is not one. */
-function lineOf(geometry: Geometry | null, reproject: Reproject): { geometry: unknown } | { key: 'import.geometryMissing' | 'import.geometryType' | 'import.coordinates'; type?: string } {
+/**
+ * A line in WGS 84 from whatever the file holds, or the reason it is not one: the rules of the
+ * contract's lineGeometry, checked in one plain pass (a network's million lines through zod, position
+ * by position, cost more than everything else of the import's check together).
+ */
+function lineOf(
+  geometry: Geometry | null,
+  reproject: Reproject,
+): { geometry: LineGeometry } | { key: 'import.geometryMissing' | 'import.geometryType' | 'import.coordinates' | 'field.geometry.outOfRange' | 'field.geometry.lineTooShort'; type?: string } {
   if (!geometry) return { key: 'import.geometryMissing' };
   let lines: Position[][];
   if (geometry.type === 'LineString') lines = [geometry.coordinates];
@@ -53,13 +60,17 @@ function lineOf(geometry: Geometry | null, reproject: Reproject): { geometry: un
   else if (geometry.type === 'GeometryCollection' && geometry.geometries.length && geometry.geometries.every((g) => g.type === 'LineString')) {
     lines = geometry.geometries.map((g) => (g as { coordinates: Position[] }).coordinates);
   } else return { key: 'import.geometryType', type: geometry.type };
+  if (!Array.isArray(lines) || lines.length === 0) return { key: 'field.geometry.lineTooShort' };
   const projected: number[][][] = [];
   for (const line of lines) {
     if (!Array.isArray(line)) return { key: 'import.coordinates' };
+    if (line.length < MIN_LINE_POSITIONS) return { key: 'field.geometry.lineTooShort' };
     const points: number[][] = [];
     for (const p of line) {
       if (!Array.isArray(p) || typeof p[0] !== 'number' || typeof p[1] !== 'number' || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return { key: 'import.coordinates' };
-      points.push(reproject(p[0], p[1]));
+      const point = reproject(p[0], p[1]);
+      if (!inLonLatRange(point)) return { key: 'field.geometry.outOfRange' };
+      points.push(point);
     }
     projected.push(points);
   }
@@ -67,36 +78,68 @@ function lineOf(geometry: Geometry | null, reproject: Reproject): { geometry: un
 }
 
 /** One feature of the file as a pipe row, or what is wrong with it (every problem, by field). */
+type AttributeInput = Record<keyof PipeAttributes, unknown>;
+const ATTRIBUTE_KEYS = Object.keys(pipeAttributes.shape) as (keyof PipeAttributes)[];
+type FieldCheck = { ok: true; value: unknown } | { ok: false };
+/** Distinct values remembered per field: a file's types, materials, sizes and years repeat; past this a field is checked each time. */
+const REMEMBERED_VALUES = 4096;
+const fieldChecks = new Map(ATTRIBUTE_KEYS.map((key) => [key, new Map<unknown, FieldCheck>()]));
+
+/**
+ * The attributes as the contract's pipeAttributes reads them, field by field with each field's own
+ * schema (the object has no rule across fields), the answer remembered per distinct value: a
+ * million rows of a few hundred materials, sizes and years are not checked a million times each.
+ * Undefined when a field is bad; pipeAttributes then says what is wrong, as for a request.
+ */
+function checkedAttributes(input: AttributeInput): PipeAttributes | undefined {
+  const out: Record<string, unknown> = {};
+  for (const key of ATTRIBUTE_KEYS) {
+    const raw = input[key];
+    const seen = fieldChecks.get(key)!;
+    let check = seen.get(raw);
+    if (!check) {
+      const parsed = pipeAttributes.shape[key].safeParse(raw);
+      check = parsed.success ? { ok: true, value: parsed.data } : { ok: false };
+      if (seen.size < REMEMBERED_VALUES) seen.set(raw, check);
+    }
+    if (!check.ok) return undefined;
+    out[key] = check.value;
+  }
+  return out as PipeAttributes;
+}
+
+/** A feature's value for one of our attributes, through the mapping. */
+const valueOf = (feature: SourceFeature, options: PipeImportStart, target: PipeImportField) => (options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined);
+/** A problem's field: our attribute with the file's field it was read from. */
+const fieldName = (options: PipeImportStart, target: string) => (options.mapping[target as PipeImportField] ? `${target} (${options.mapping[target as PipeImportField]})` : target);
+
 export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart, reproject: Reproject): { row: StagedRow } | { problems: ImportProblemRecord[] } {
-  const value = (target: PipeImportField) => (options.mapping[target] ? feature.properties[options.mapping[target]!] : undefined);
-  const featureId = text(value('pipeId'))?.trim() || null;
+  const featureId = text(valueOf(feature, options, 'pipeId'))?.trim() || null;
   const problems: ImportProblemRecord[] = [];
-  const where = (target: string) => (options.mapping[target as PipeImportField] ? `${target} (${options.mapping[target as PipeImportField]})` : target);
 
   let networkType: string | undefined = options.networkType;
-  const typeText = text(value('networkType'))?.trim();
+  const typeText = text(valueOf(feature, options, 'networkType'))?.trim();
   if (typeText) {
     const known = networkTypeOf(typeText);
     if (known) networkType = known;
-    else problems.push(problem(feature.row, featureId, where('networkType'), 'import.networkTypeValue', { value: typeText }));
+    else problems.push(problem(feature.row, featureId, fieldName(options, 'networkType'), 'import.networkTypeValue', { value: typeText }));
   }
   const line = feature.problem ? { key: feature.problem } : lineOf(feature.geometry, reproject);
   if ('key' in line) problems.push(problem(feature.row, featureId, 'geometry', line.key, { type: 'type' in line ? line.type ?? '' : '' }));
 
-  const parsed = pipeBody.safeParse(
-    {
-      pipeId: featureId ?? undefined,
-      networkType,
-      material: text(value('material')) === undefined ? undefined : materialOf(text(value('material'))!),
-      diameterMm: diameterOf(value('diameterMm')),
-      pressureClass: text(value('pressureClass')),
-      installYear: yearOf(value('installYear')),
-      depthM: text(value('depthM')),
-      owner: text(value('owner')),
-      geometry: 'geometry' in line ? line.geometry : { type: 'LineString', coordinates: [[0, 0], [0, 0]] },
-    },
-    { reportInput: true },
-  );
+  const material = text(valueOf(feature, options, 'material'));
+  const input: AttributeInput = {
+    pipeId: featureId ?? undefined,
+    networkType,
+    material: material === undefined ? undefined : materialOf(material),
+    diameterMm: diameterOf(valueOf(feature, options, 'diameterMm')),
+    pressureClass: text(valueOf(feature, options, 'pressureClass')),
+    installYear: yearOf(valueOf(feature, options, 'installYear')),
+    depthM: text(valueOf(feature, options, 'depthM')),
+    owner: text(valueOf(feature, options, 'owner')),
+  };
+  const checked = checkedAttributes(input);
+  const parsed = checked ? { success: true as const, data: checked } : pipeAttributes.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const target = String(issue.path[0] ?? '');
@@ -104,13 +147,13 @@ export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart
       problems.push({
         row: feature.row,
         featureId,
-        field: target === 'geometry' ? 'geometry' : where(target),
+        field: fieldName(options, target),
         reason: { 'zh-CN': describeIssue(issue, 'zh-CN'), 'en-US': describeIssue(issue, 'en-US') },
       });
     }
   }
-  if (problems.length || !parsed.success) return { problems };
-  return { row: { ...pipeRow(parsed.data), row: feature.row } };
+  if (problems.length || !parsed.success || !('geometry' in line)) return { problems };
+  return { row: { ...pipeRow({ ...parsed.data, geometry: line.geometry }), row: feature.row } };
 }
 
 /** How each staged column goes into a binary COPY, by its SQL type. */
