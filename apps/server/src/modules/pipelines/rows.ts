@@ -2,14 +2,15 @@
 // whichever thread reads it (import.ts, import-worker.ts).
 import { getTableColumns } from 'drizzle-orm';
 import type { Geometry, Position } from 'geojson';
-import { inLonLatRange, MIN_LINE_POSITIONS, pipeAttributes, readNetworkType, type LineGeometry, type PipeAttributes, type PipeImportField, type PipeImportStart } from '@console/contract';
+import { inLonLatRange, MIN_LINE_POSITIONS, pipeAttributes, readNetworkType, type LineGeometry, type PipeAttributes, type PipeInput, type PipeImportField, type PipeImportStart } from '@console/contract';
 import { BinaryRows } from '../../db/copy.ts';
 import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { describeIssue } from '../../http/validation.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { MAX_PROBLEMS, problem } from '../imports/problems.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
-import { pipeRow } from './service.ts';
+import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
+import { encodeTileLine } from '../../geo/tileLine.ts';
 
 /** A network type from a file's word (contract vocabulary: 给水, 燃气管线, RQ ...). */
 const networkTypeOf = readNetworkType;
@@ -28,19 +29,42 @@ const materialOf = (value: string) => MATERIAL_NAMES[value.trim().toLowerCase()]
 
 const text = (value: unknown) => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : String(value));
 
+/** A number as it is (the schema reads numbers and numeric text alike), anything else as text. */
+const numberOrText = (value: unknown) => (typeof value === 'number' ? value : text(value));
+
 /** "DN300", "300mm", "Φ300" → 300; numbers pass. */
 const diameterOf = (value: unknown) => {
+  if (typeof value === 'number') return value;
   const t = text(value)?.trim();
   const m = t ? /^(?:dn|de|φ|Φ|ø)?\s*(\d+(?:\.\d+)?)\s*(?:mm)?$/i.exec(t) : null;
   return m ? Number(m[1]) : t;
 };
 
-/** "2005", "2005-06-01", "2005年" → 2005. */
+/** "2005", "2005-06-01", "2005年" → 2005; numbers pass. */
 const yearOf = (value: unknown) => {
+  if (typeof value === 'number') return value;
   const t = text(value)?.trim();
   const m = t ? /^(\d{4})(?:[-/.年].*)?$/.exec(t) : null;
   return m ? Number(m[1]) : t;
 };
+
+/** The stored row of a pipe: its attributes with computed length and bounding box. */
+export function pipeRow(input: PipeInput) {
+  return {
+    pipeId: input.pipeId,
+    networkType: input.networkType,
+    material: input.material ?? null,
+    diameterMm: input.diameterMm ?? null,
+    pressureClass: input.pressureClass ?? null,
+    installYear: input.installYear ?? null,
+    depthM: input.depthM ?? null,
+    owner: input.owner ?? null,
+    geometry: input.geometry,
+    tileLine: encodeTileLine(input.geometry),
+    lengthM: Math.round(lengthM(input.geometry) * 100) / 100,
+    ...bboxColumns(bboxOf(input.geometry)),
+  };
+}
 
 export type StagedRow = ReturnType<typeof pipeRow> & { row: number };
 
@@ -135,7 +159,7 @@ export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart
     diameterMm: diameterOf(valueOf(feature, options, 'diameterMm')),
     pressureClass: text(valueOf(feature, options, 'pressureClass')),
     installYear: yearOf(valueOf(feature, options, 'installYear')),
-    depthM: text(valueOf(feature, options, 'depthM')),
+    depthM: numberOrText(valueOf(feature, options, 'depthM')),
     owner: text(valueOf(feature, options, 'owner')),
   };
   const checked = checkedAttributes(input);

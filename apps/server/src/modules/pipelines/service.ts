@@ -4,12 +4,11 @@ import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { pipeCounts, pipes, projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
-import { encodeTileLine } from '../../geo/tileLine.ts';
 import { pipeInsideArea } from './queries.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { containsText } from '../../db/like.ts';
+import { pipeRow } from './rows.ts';
 
 const columns = {
   id: pipes.id,
@@ -146,23 +145,6 @@ export async function getPipe(db: Db, enterpriseId: number, id: number) {
   return row;
 }
 
-/** The stored row of a pipe: its attributes with computed length and bounding box. */
-export function pipeRow(input: PipeInput) {
-  return {
-    pipeId: input.pipeId,
-    networkType: input.networkType,
-    material: input.material ?? null,
-    diameterMm: input.diameterMm ?? null,
-    pressureClass: input.pressureClass ?? null,
-    installYear: input.installYear ?? null,
-    depthM: input.depthM ?? null,
-    owner: input.owner ?? null,
-    geometry: input.geometry,
-    tileLine: encodeTileLine(input.geometry),
-    lengthM: Math.round(lengthM(input.geometry) * 100) / 100,
-    ...bboxColumns(bboxOf(input.geometry)),
-  };
-}
 
 function rethrowConflict(error: unknown): never {
   if (uniqueViolation(error)) throw conflict('conflict.pipeId');

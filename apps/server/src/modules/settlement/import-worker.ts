@@ -2,7 +2,7 @@
 import type { SettlementImportStart } from '@console/contract';
 import { reprojectToWgs84, type DetectedCrs } from '../imports/crs.ts';
 import type { CsvLayout } from '../imports/sources/csv.ts';
-import { recordReader } from '../imports/sources/index.ts';
+import { recordReader } from '../imports/sources/records.ts';
 import { serveBatches } from '../imports/workers.ts';
 import { addPoint, emptyPointBatch, readingPlan, sealPointBatch } from './rows.ts';
 

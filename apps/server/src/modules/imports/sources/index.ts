@@ -5,22 +5,14 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { isDiskFull } from '../../../http/uploads.ts';
-import { openCsv, recordFeature, type CsvLayout } from './csv.ts';
-import { geoJsonFeature, openGeoJson } from './geojson.ts';
+import { openCsv } from './csv.ts';
+import { openGeoJson } from './geojson.ts';
 import { openKml } from './kml.ts';
 import { openShapefile } from './shapefile.ts';
-import { UnreadableFile, type Source, type SourceFeature } from './types.ts';
+import { UnreadableFile, type Source } from './types.ts';
 
 export { UnreadableFile, type Source, type SourceFeature } from './types.ts';
 
-/**
- * How a worker thread makes the feature of one record that a source's recordBatches gave: plain
- * data in (the format, a CSV's layout), so a thread can be handed it.
- */
-export function recordReader(format: 'csv' | 'geojson', layout?: CsvLayout): (record: string, row: number) => SourceFeature {
-  if (format === 'geojson') return geoJsonFeature;
-  return (record, row) => recordFeature(record, row, layout!);
-}
 
 const LAYER_KINDS = [
   { ext: '.shp', open: openShapefile },
