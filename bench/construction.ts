@@ -128,7 +128,10 @@ export async function benchConstruction(say: (line: string) => void) {
               `select p.id, ST_Distance(s.geog, p.geog) as d from bench_sites s join bench_pipes p on ST_DWithin(s.geog, p.geog, ${CORRIDOR_M + 1}) where s.id = $1 and p.network_type = $2 and abs(ST_Distance(s.geog, p.geog) - ${CORRIDOR_M}) < 0.01`,
               [site.id, network],
             );
-            const near = edge.map((e) => `pipe ${e.id} at ${Number(e.d).toFixed(4)} m by PostGIS, ${site.measure.corridor.find((c) => c.pipeRowId === Number(e.id))?.distanceM.toFixed(3) ?? '> 30'} m by ours`).join('; ');
+            // Ours as the site keeps it: its pipe set (site_pipes) with each pipe's distance.
+            const { rows: kept } = await client.query('select pipe_row_id, distance_m from site_pipes where site_id = $1', [site.id]);
+            const oursAt = new Map(kept.map((k) => [Number(k.pipe_row_id), Number(k.distance_m)]));
+            const near = edge.map((e) => `pipe ${e.id} at ${Number(e.d).toFixed(4)} m by PostGIS, ${oursAt.get(Number(e.id))?.toFixed(3) ?? `> ${CORRIDOR_M}`} m by ours`).join('; ');
             differences.push(`site ${site.id} ${network}: within ${CORRIDOR_M} m ours ${ourCorridor}, PostGIS ${their.corridor}${near ? ` (${near})` : ''}`);
           }
         }

@@ -13,7 +13,7 @@ async function json(response: Response) {
   return body.result;
 }
 
-export async function importThroughServer(server: Running, headers: Record<string, string>, file: string): Promise<{ ms: number; rows: number }> {
+export async function importThroughServer(server: Running, headers: Record<string, string>, file: string): Promise<{ ms: number; rows: number; finishedAt: string }> {
   const started = performance.now();
   const form = new FormData();
   form.append('file', await openAsBlob(file), basename(file));
@@ -28,7 +28,16 @@ export async function importThroughServer(server: Running, headers: Record<strin
   for (;;) {
     await new Promise((r) => setTimeout(r, 250));
     const now = await json(await fetch(`${server.url}/api/pipelines/imports/${job.id}`, { headers }));
-    if (now.status === 'succeeded') return { ms: performance.now() - started, rows: now.rowsWritten };
+    if (now.status === 'succeeded') return { ms: performance.now() - started, rows: now.rowsWritten, finishedAt: now.finishedAt };
     if (now.status === 'failed') throw new Error(`import failed: ${JSON.stringify(now.problems.slice(0, 3))}`);
+  }
+}
+
+/** Waits until every settlement dataset of the enterprise has been analysed again since `since` (as an import's end starts it). */
+export async function settlementReanalysed(server: Running, headers: Record<string, string>, since: string) {
+  for (;;) {
+    const datasets = (await json(await fetch(`${server.url}/api/settlement/datasets`, { headers }))) as { analysis: { status: string; analysedAt: string | null } }[];
+    if (datasets.every((d) => d.analysis.status !== 'running' && d.analysis.analysedAt !== null && Date.parse(d.analysis.analysedAt) >= Date.parse(since))) return;
+    await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -36,6 +36,7 @@ import { AuditRetention } from './modules/audit/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
+import type { AfterPipeImport } from './modules/pipelines/import.ts';
 import { openDataRoutes } from './modules/openData/routes.ts';
 import { registerOpenDataCors } from './modules/openData/cors.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
@@ -345,8 +346,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
       // What is measured against a new network follows it, as the import job's second phase (the
       // job succeeds after it, its share shown): sites, then risk-prone areas, then composite risk
-      // (unless only admins start it); settlement analyses run in the background.
-      const afterImport = async (enterpriseId: number, progress: (share: number) => Promise<void>) => {
+      // (unless only admins start it); settlement analyses run in the background once it has succeeded.
+      const measureAfterImport = async (enterpriseId: number, progress: (share: number) => Promise<void>) => {
         const part = (from: number, to: number) => (share: number) => progress(from + (to - from) * share);
         await remeasureSites(database.db, enterpriseId, undefined, part(0, 0.5)).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
         await remeasureAreas(database.db, enterpriseId, undefined, part(0.5, 0.7)).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
@@ -358,7 +359,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             else app.log.error({ err: error, enterpriseId }, 'pipe risk assessment after import failed');
           });
         }
-        void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed'));
+      };
+      const afterImport: AfterPipeImport = {
+        measure: measureAfterImport,
+        succeeded: (enterpriseId) => void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed')),
       };
       // A pipe edited by hand: the sites and areas near its old and new place are measured again.
       const afterEdit = async (enterpriseId: number, boxes: BBox[]) => {

@@ -334,6 +334,14 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
   }
 }
 
+/** What follows a pipe import that wrote its pipes. */
+export interface AfterPipeImport {
+  /** What depends on the network measured again, as the job's last phase (its share done reported); the job succeeds after. */
+  measure(enterpriseId: number, progress: (share: number) => Promise<void>): Promise<void>;
+  /** Once the job has succeeded: work it does not wait for (it starts after the job's end, not during it). */
+  succeeded?(enterpriseId: number): void;
+}
+
 /** The mapping step's answer: checks it against the file's fields and starts the job in the background. */
 export async function startPipeImport(
   db: Db,
@@ -342,8 +350,7 @@ export async function startPipeImport(
   job: ImportJob,
   options: PipeImportStart,
   onError: (error: unknown) => void,
-  /** Called once the import wrote its pipes: what depends on the network is measured again, its share done reported; the job succeeds after. */
-  afterImport?: (enterpriseId: number, progress: (share: number) => Promise<void>) => Promise<void>,
+  afterImport?: AfterPipeImport,
 ) {
   if (!options.mapping.pipeId) throw badRequest('import.mappingPipeId');
   assertMappingFields(job, options.mapping);
@@ -355,11 +362,12 @@ export async function startPipeImport(
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
         if (ended?.status !== 'measuring') return;
         try {
-          await afterImport?.(job.enterpriseId, (share) => reportProgress(db, job.id, { progress: Math.min(0.99, share) }));
+          await afterImport?.measure(job.enterpriseId, (share) => reportProgress(db, job.id, { progress: Math.min(0.99, share) }));
         } finally {
           // The network is in whatever the measuring met (a failure is logged by it): the job has succeeded.
           await markMeasured(db, job.id);
         }
+        afterImport?.succeeded?.(job.enterpriseId);
       })
       .catch(onError),
   );

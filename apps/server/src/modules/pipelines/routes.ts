@@ -11,7 +11,7 @@ import { requireEnterprise } from '../../http/access.ts';
 import type { ImportLimits } from '../imports/jobs.ts';
 import { registerImportRoutes } from '../imports/routes.ts';
 import type { JobRunner } from '../imports/runner.ts';
-import { startPipeImport, suggestPipeMapping } from './import.ts';
+import { startPipeImport, suggestPipeMapping, type AfterPipeImport } from './import.ts';
 import * as service from './service.ts';
 import { withRowAudit } from '../audit/recorder.ts';
 import { pipes } from '../../db/schema.ts';
@@ -19,7 +19,7 @@ import { readDb } from '../../db/replicas.ts';
 
 const tags = ['pipelines'];
 
-export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: (enterpriseId: number, progress: (share: number) => Promise<void>) => Promise<void>; afterEdit?: (enterpriseId: number, boxes: BBox[]) => Promise<void> }> = async (app, { limits, runner, afterImport, afterEdit }) => {
+export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner; afterImport?: AfterPipeImport; afterEdit?: (enterpriseId: number, boxes: BBox[]) => Promise<void> }> = async (app, { limits, runner, afterImport, afterEdit }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
   registerImportRoutes(app, {
