@@ -152,7 +152,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
       select r.*, o.level as old_level, o.since as old_since
       from leveled r left join pipe_risks o on o.pipe_row_id = r.pipe_row_id`);
     // A segment's percentile within its level is percent_rank() by (R, index): worked out once per
-    // distinct (level, R, index), a few thousand groups, instead of by sorting the whole network.
+    // distinct (level, R, index), a few hundred groups, instead of by sorting the whole network.
     await t.execute(sql`create temp table risk_ranks on commit drop as
       select level, score, risk_index,
         (100 * coalesce((sum(count(*)) over (partition by level order by score, risk_index) - count(*))::float8 / nullif(sum(count(*)) over (partition by level) - 1, 0)::float8, 0))::real as percentile
