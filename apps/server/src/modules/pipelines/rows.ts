@@ -101,30 +101,31 @@ function lineOf(
   return { geometry: projected.length === 1 ? { type: 'LineString', coordinates: projected[0] } : { type: 'MultiLineString', coordinates: projected } };
 }
 
-/** One feature of the file as a pipe row, or what is wrong with it (every problem, by field). */
 type AttributeInput = Record<keyof PipeAttributes, unknown>;
 const ATTRIBUTE_KEYS = Object.keys(pipeAttributes.shape) as (keyof PipeAttributes)[];
 type FieldCheck = { ok: true; value: unknown } | { ok: false };
-/** Distinct values remembered per field: a file's types, materials, sizes and years repeat; past this a field is checked each time. */
-const REMEMBERED_VALUES = 4096;
-const fieldChecks = new Map(ATTRIBUTE_KEYS.map((key) => [key, new Map<unknown, FieldCheck>()]));
+/** Each field's answers by raw value, for one batch of features (a batch's types, materials, sizes and years repeat). */
+type FieldChecks = Map<keyof PipeAttributes, Map<unknown, FieldCheck>>;
+/** Only short values are remembered, and no pipe id (each is new): the memory a batch holds stays small whatever a file says. */
+const REMEMBERED_LENGTH = 64;
 
 /**
  * The attributes as the contract's pipeAttributes reads them, field by field with each field's own
- * schema (the object has no rule across fields), the answer remembered per distinct value: a
- * million rows of a few hundred materials, sizes and years are not checked a million times each.
+ * schema (the object has no rule across fields), the answer remembered per distinct value within
+ * the batch: 2,000 rows of a few materials, sizes and years are not checked 2,000 times each.
  * Undefined when a field is bad; pipeAttributes then says what is wrong, as for a request.
  */
-function checkedAttributes(input: AttributeInput): PipeAttributes | undefined {
+function checkedAttributes(input: AttributeInput, checks: FieldChecks): PipeAttributes | undefined {
   const out: Record<string, unknown> = {};
   for (const key of ATTRIBUTE_KEYS) {
     const raw = input[key];
-    const seen = fieldChecks.get(key)!;
+    let seen = checks.get(key);
+    if (!seen) checks.set(key, (seen = new Map()));
     let check = seen.get(raw);
     if (!check) {
       const parsed = pipeAttributes.shape[key].safeParse(raw);
       check = parsed.success ? { ok: true, value: parsed.data } : { ok: false };
-      if (seen.size < REMEMBERED_VALUES) seen.set(raw, check);
+      if (key !== 'pipeId' && (typeof raw !== 'string' || raw.length <= REMEMBERED_LENGTH)) seen.set(raw, check);
     }
     if (!check.ok) return undefined;
     out[key] = check.value;
@@ -137,7 +138,8 @@ const valueOf = (feature: SourceFeature, options: PipeImportStart, target: PipeI
 /** A problem's field: our attribute with the file's field it was read from. */
 const fieldName = (options: PipeImportStart, target: string) => (options.mapping[target as PipeImportField] ? `${target} (${options.mapping[target as PipeImportField]})` : target);
 
-export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart, reproject: Reproject): { row: StagedRow } | { problems: ImportProblemRecord[] } {
+/** One feature of the file as a pipe row, or what is wrong with it (every problem, by field). */
+function pipeFromFeature(feature: SourceFeature, options: PipeImportStart, reproject: Reproject, checks: FieldChecks): { row: StagedRow } | { problems: ImportProblemRecord[] } {
   const featureId = text(valueOf(feature, options, 'pipeId'))?.trim() || null;
   const problems: ImportProblemRecord[] = [];
 
@@ -162,7 +164,7 @@ export function pipeFromFeature(feature: SourceFeature, options: PipeImportStart
     depthM: numberOrText(valueOf(feature, options, 'depthM')),
     owner: text(valueOf(feature, options, 'owner')),
   };
-  const checked = checkedAttributes(input);
+  const checked = checkedAttributes(input, checks);
   const parsed = checked ? { success: true as const, data: checked } : pipeAttributes.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -233,9 +235,10 @@ export interface CheckedPipes {
 /** Checks features of a file as pipes; `failed` says the import has failed already (its rows are no longer written). */
 export function checkPipes(features: SourceFeature[], options: PipeImportStart, reproject: Reproject, target: PipeTarget, failed: boolean): CheckedPipes {
   const written = new BinaryRows();
+  const checks: FieldChecks = new Map();
   const checked: CheckedPipes = { rows: new Uint8Array(0), pipeIds: [], rowNumbers: [], bounds: null, rowsRead: features.length, problems: [], problemCount: 0 };
   for (const feature of features) {
-    const result = pipeFromFeature(feature, options, reproject);
+    const result = pipeFromFeature(feature, options, reproject, checks);
     if ('problems' in result) {
       checked.problemCount += result.problems.length;
       if (checked.problems.length < MAX_PROBLEMS) checked.problems.push(...result.problems);
