@@ -7,6 +7,7 @@ import { BinaryRows } from '../../db/copy.ts';
 import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { describeIssue } from '../../http/validation.ts';
 import type { Reproject } from '../imports/crs.ts';
+import { isValidPosition } from '../imports/areas.ts';
 import { MAX_PROBLEMS, problem } from '../imports/problems.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { bboxColumns, bboxOf, lengthM } from '../../geo/geometry.ts';
@@ -91,7 +92,7 @@ function lineOf(
     if (line.length < MIN_LINE_POSITIONS) return { key: 'field.geometry.lineTooShort' };
     const points: number[][] = [];
     for (const p of line) {
-      if (!Array.isArray(p) || typeof p[0] !== 'number' || typeof p[1] !== 'number' || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return { key: 'import.coordinates' };
+      if (!isValidPosition(p)) return { key: 'import.coordinates' };
       const point = reproject(p[0], p[1]);
       if (!inLonLatRange(point)) return { key: 'field.geometry.outOfRange' };
       points.push(point);
