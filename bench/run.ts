@@ -32,7 +32,7 @@ import { listPipes } from '../apps/server/src/modules/pipelines/service.ts';
 import { DEFAULT_RISK_WEIGHTS, pipeListQuery } from '@console/contract';
 import { assessNetwork } from '../apps/server/src/modules/pipeRisk/assess.ts';
 import { cpuSeconds, peakRssBytes, postgresProfile, postgresServer } from './cpu.ts';
-import { importThroughServer, settlementReanalysed } from './upload.ts';
+import { importThroughServer } from './upload.ts';
 import { writeGeoJson } from './files.ts';
 import { measureConsoleWeight } from './console.ts';
 import { benchSettlement } from './settlement.ts';
@@ -67,13 +67,7 @@ async function importAsUser(server: Running, file: string, databaseUrl?: string)
     ? await postgresProfile(databaseUrl, () => importThroughServer(server, headers, file))
     : { value: await importThroughServer(server, headers, file), bySteps: [] as [string, number][], total: 0 };
   const node = (await cpuSeconds(server.pid)) - nodeBefore;
-  // Once the job has succeeded the settlement datasets are analysed again in the background:
-  // waited for and counted on their own, so they are in neither this import nor what follows.
-  const database = databaseUrl ? await postgresServer(databaseUrl) : null;
-  const [nodeThen, databaseThen, started] = [await cpuSeconds(server.pid), (await database?.cpuSeconds()) ?? 0, performance.now()];
-  await settlementReanalysed(server, headers, imported.value.finishedAt);
-  const reanalysis = { ms: performance.now() - started, node: (await cpuSeconds(server.pid)) - nodeThen, database: ((await database?.cpuSeconds()) ?? 0) - databaseThen };
-  return { ...imported.value, node, database: imported.total, bySteps: imported.bySteps, peakRss: await peakRssBytes(server.pid), reanalysis };
+  return { ...imported.value, node, database: imported.total, bySteps: imported.bySteps, peakRss: await peakRssBytes(server.pid) };
 }
 
 type Imported = Awaited<ReturnType<typeof importAsUser>>;
@@ -357,7 +351,6 @@ async function main() {
     const describeOurs = (label: string, ours: Imported) => {
       say(`  ${label}  ${seconds(ours.ms)}  ${Math.round(rows / (ours.ms / 1000)).toLocaleString('en')} rows/s  ${cpu(ours.node + ours.database)} (Node ${ours.node.toFixed(1)}, PostgreSQL ${ours.database.toFixed(1)})  server peak RSS ${mb(ours.peakRss)}`);
       say(`    PostgreSQL's CPU-seconds by statement: ${ours.bySteps.slice(0, 8).map(([step, s]) => `${s.toFixed(1)} ${step.split(' ').slice(0, 4).join(' ')}`).join('; ')}`);
-      say(`    then, in the background once the job has succeeded, the settlement datasets analysed again: ${seconds(ours.reanalysis.ms)}  ${cpu(ours.reanalysis.node + ours.reanalysis.database)} (Node ${ours.reanalysis.node.toFixed(1)}, PostgreSQL ${ours.reanalysis.database.toFixed(1)})`);
     };
     const describePeer = (peer: Awaited<ReturnType<typeof peerImport>>) => {
       say(`  peer, ogr2ogr -> PostGIS (COPY, no checks, its key and geometry index only): ${seconds(peer.loadMs)}  ${Math.round(rows / (peer.loadMs / 1000)).toLocaleString('en')} rows/s  ${cpu(peer.loadCpu)} (ogr2ogr ${peer.gdal.toFixed(1)})`);

@@ -32,12 +32,3 @@ export async function importThroughServer(server: Running, headers: Record<strin
     if (now.status === 'failed') throw new Error(`import failed: ${JSON.stringify(now.problems.slice(0, 3))}`);
   }
 }
-
-/** Waits until every settlement dataset of the enterprise has been analysed again since `since` (as an import's end starts it). */
-export async function settlementReanalysed(server: Running, headers: Record<string, string>, since: string) {
-  for (;;) {
-    const datasets = (await json(await fetch(`${server.url}/api/settlement/datasets`, { headers }))) as { analysis: { status: string; analysedAt: string | null } }[];
-    if (datasets.every((d) => d.analysis.status !== 'running' && d.analysis.analysedAt !== null && Date.parse(d.analysis.analysedAt) >= Date.parse(since))) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}

@@ -88,7 +88,10 @@ const CONSOLE_CSP = {
 };
 
 /** Routes whose writes change what composite pipe risk is made of. */
-const RISK_INPUTS = /^\/api\/(pipelines|leaks|settlement|construction|risk-areas|weather)\//;
+// Not the import routes: an upload or a start changes nothing yet, and each job's end asks for
+// the assessment itself (a pipe import assesses as its last step); asking at the start as well made
+// a second assessment of the whole network during or after every import.
+const RISK_INPUTS = /^\/api\/(pipelines|leaks|settlement|construction|risk-areas|weather)\/(?!imports(\/|$|\?))/;
 /** Writes in an enterprise that change who may do what there (other such writes have no enterprise: accounts, tokens, the platform's decisions). */
 const ACCESS_CHANGES = /^\/api\/enterprise\/(members|joinRequests)\b/;
 
@@ -345,14 +348,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const limits = { dataDir: config.dataDir, uploadLimit: config.uploadLimit, quota: config.importQuota, parallelFromBytes: config.parallelImportBytes };
       const analyses = new SettlementAnalyses(database.db, importRunner, app.log);
       // What is measured against a new network follows it, as the import job's second phase (the
-      // job succeeds after it, its share shown): sites, then risk-prone areas, then composite risk
-      // (unless only admins start it); settlement analyses run in the background once it has succeeded.
-      const measureAfterImport = async (enterpriseId: number, progress: (share: number) => Promise<void>) => {
+      // job succeeds after it, its share shown): sites, risk-prone areas, the settlement datasets,
+      // then composite risk (unless only admins start it), which reads all three, so one
+      // assessment follows an import and nothing asks for another.
+      const measureAfterImport: AfterPipeImport['measure'] = async (enterpriseId, progress, signal) => {
         const part = (from: number, to: number) => (share: number) => progress(from + (to - from) * share);
-        await remeasureSites(database.db, enterpriseId, undefined, part(0, 0.5)).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
-        await remeasureAreas(database.db, enterpriseId, undefined, part(0.5, 0.7)).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
+        await remeasureSites(database.db, enterpriseId, undefined, part(0, 0.4)).catch((error) => app.log.error({ err: error, enterpriseId }, 'site remeasure failed'));
+        await remeasureAreas(database.db, enterpriseId, undefined, part(0.4, 0.6)).catch((error) => app.log.error({ err: error, enterpriseId }, 'risk area remeasure failed'));
+        await analyses.analyseAllNow(enterpriseId, signal, part(0.6, 0.75));
         if (config.riskDelayMs > 0) {
-          await progress(0.7);
+          await progress(0.75);
           await pipeRisk.runNow(enterpriseId, 'change').catch((error) => {
             // Running elsewhere: asked again once it ends.
             if ((error as { statusCode?: number }).statusCode === 409) pipeRisk.request(enterpriseId, 'change');
@@ -360,10 +365,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           });
         }
       };
-      const afterImport: AfterPipeImport = {
-        measure: measureAfterImport,
-        succeeded: (enterpriseId) => void analyses.rerunAll(enterpriseId).catch((error) => app.log.error({ err: error, enterpriseId }, 'settlement reanalysis failed')),
-      };
+      const afterImport: AfterPipeImport = { measure: measureAfterImport };
       // A pipe edited by hand: the sites and areas near its old and new place are measured again.
       const afterEdit = async (enterpriseId: number, boxes: BBox[]) => {
         await remeasureSites(database.db, enterpriseId, boxes);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { ImportJobView, SettlementDataset } from '@console/contract';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 import { pipeRiskRuns } from '../../db/schema.ts';
@@ -204,5 +205,30 @@ describe('assessed again by itself', () => {
     // Two changes in a row made one assessment.
     await quick.app.pipeRisk.idle();
     expect((await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result.length).toBe(before + 1);
+  });
+
+  it('an import analyses settlement again inside its job, then assesses the network once, and nothing asks for another', async () => {
+    const api = as(quick.app, await login(quick.app, 'member'), quick.ids.water);
+    const runs = async () => (await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result as { reason: string; status: string }[];
+    const datasets = async () => (await api({ method: 'GET', url: '/api/settlement/datasets' })).json().result as SettlementDataset[];
+    expect((await datasets()).length).toBeGreaterThan(0);
+    const before = (await runs()).length;
+    const csv = 'pipe_id,network_type,wkt\nREANALYSE-1,water,"LINESTRING (120.21 30.23, 120.211 30.23)"\n';
+    const analysed = (await api({ method: 'POST', url: '/api/pipelines/imports', ...multipartFile('file', 'one.csv', csv) })).json().result as ImportJobView;
+    expect((await api({ method: 'POST', url: `/api/pipelines/imports/${analysed.id}/start`, payload: { mapping: analysed.suggestedMapping, mode: 'append' } })).statusCode).toBe(200);
+    await quick.app.imports.settled(analysed.id);
+    const job = (await api({ method: 'GET', url: `/api/pipelines/imports/${analysed.id}` })).json().result as ImportJobView;
+    expect(job.status).toBe('succeeded');
+    // Every dataset was analysed again while the job ran, before it ended.
+    for (const d of await datasets()) {
+      expect(d.analysis.status).toBe('done');
+      expect(Date.parse(d.analysis.analysedAt!)).toBeGreaterThanOrEqual(Date.parse(job.startedAt!));
+      expect(Date.parse(d.analysis.analysedAt!)).toBeLessThanOrEqual(Date.parse(job.finishedAt!));
+    }
+    expect((await runs()).length).toBe(before + 1);
+    // Well past the delay after which a request made at the job's end would have started.
+    await new Promise((r) => setTimeout(r, 1_500));
+    await quick.app.pipeRisk.idle();
+    expect((await runs()).length).toBe(before + 1);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportJobView, SettlementDataset } from '@console/contract';
+import type { ImportJobView } from '@console/contract';
 import { as, createTestApp, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { encodeTileLine } from '../../geo/tileLine.ts';
 import { sql } from 'drizzle-orm';
@@ -240,22 +240,6 @@ describe('pipe imports', () => {
     expect(twice.problems).toEqual([{ row: 1, featureId: 'DUP-1', field: 'pipeId', reason: 'pipe id DUP-1 is in the file more than once' }]);
     expect(await pipeCount(api, 'NEW-1')).toBe(0);
     expect(await pipeCount(api, 'DUP-1')).toBe(0);
-  });
-
-  it('analyses settlement again against the new network once the import has succeeded, not while it runs', async () => {
-    const api = as(demo.app, await login(demo.app, 'member'), demo.ids.water);
-    const datasets = async () => (await api({ method: 'GET', url: '/api/settlement/datasets' })).json().result as SettlementDataset[];
-    expect((await datasets()).length).toBeGreaterThan(0);
-    const csv = 'pipe_id,network_type,wkt\nREANALYSE-1,water,"LINESTRING (120.21 30.23, 120.211 30.23)"\n';
-    const job = await importFile(api, 'one.csv', csv, { mode: 'append' });
-    expect(job.status).toBe('succeeded');
-    const finished = Date.parse(job.finishedAt!);
-    for (let tries = 0; ; tries++) {
-      const now = await datasets();
-      if (now.every((d) => d.analysis.status === 'done' && Date.parse(d.analysis.analysedAt!) >= finished)) break;
-      expect(tries, JSON.stringify(now.map((d) => d.analysis))).toBeLessThan(200);
-      await new Promise((r) => setTimeout(r, 100));
-    }
   });
 
   it('replaces the whole network when asked, and moves the map on', async () => {

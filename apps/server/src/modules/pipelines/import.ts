@@ -336,10 +336,8 @@ async function runPipeImport(db: Db, limits: ImportLimits, job: ImportJob, optio
 
 /** What follows a pipe import that wrote its pipes. */
 export interface AfterPipeImport {
-  /** What depends on the network measured again, as the job's last phase (its share done reported); the job succeeds after. */
-  measure(enterpriseId: number, progress: (share: number) => Promise<void>): Promise<void>;
-  /** Once the job has succeeded: work it does not wait for (it starts after the job's end, not during it). */
-  succeeded?(enterpriseId: number): void;
+  /** What depends on the network measured again, as the job's last phase (its share done reported; stopped with the job); the job succeeds after. */
+  measure(enterpriseId: number, progress: (share: number) => Promise<void>, signal: AbortSignal): Promise<void>;
 }
 
 /** The mapping step's answer: checks it against the file's fields and starts the job in the background. */
@@ -362,12 +360,11 @@ export async function startPipeImport(
         const [ended] = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, job.id));
         if (ended?.status !== 'measuring') return;
         try {
-          await afterImport?.measure(job.enterpriseId, (share) => reportProgress(db, job.id, { progress: Math.min(0.99, share) }));
+          await afterImport?.measure(job.enterpriseId, (share) => reportProgress(db, job.id, { progress: Math.min(0.99, share) }), signal);
         } finally {
           // The network is in whatever the measuring met (a failure is logged by it): the job has succeeded.
           await markMeasured(db, job.id);
         }
-        afterImport?.succeeded?.(job.enterpriseId);
       })
       .catch(onError),
   );

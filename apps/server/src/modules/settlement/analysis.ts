@@ -310,11 +310,7 @@ export class SettlementAnalyses {
 
   /** Starts an analysis of the dataset in the background (409 while one runs). */
   async start(enterpriseId: number, datasetId: number) {
-    const started = await this.db
-      .update(settlementDatasets)
-      .set({ analysisStatus: 'running' })
-      .where(and(eq(settlementDatasets.id, datasetId), eq(settlementDatasets.enterpriseId, enterpriseId), eq(settlementDatasets.status, 'ready'), ne(settlementDatasets.analysisStatus, 'running')))
-      .returning();
+    const started = await this.claim(enterpriseId, datasetId);
     if (!started.length) throw new AppError(409, 'settlement.busy');
     const dataset = started[0];
     const key = `settlement:${datasetId}`;
@@ -326,16 +322,40 @@ export class SettlementAnalyses {
     );
   }
 
-  /** After the pipes changed: every dataset of the enterprise is analysed again (those running finish first). */
-  async rerunAll(enterpriseId: number) {
+  /**
+   * After an import changed the pipes, as part of its job: every ready dataset analysed again in
+   * turn, here rather than as jobs of their own, whose end would ask for the network's risk again
+   * (the import assesses it once, after this). One the user started is waited for, then analysed
+   * again; one that fails is marked failed and logged, and the rest go on.
+   */
+  async analyseAllNow(enterpriseId: number, signal: AbortSignal, progress: (share: number) => Promise<void>) {
     const datasets = await this.db
       .select({ id: settlementDatasets.id })
       .from(settlementDatasets)
       .where(and(eq(settlementDatasets.enterpriseId, enterpriseId), eq(settlementDatasets.status, 'ready')));
-    for (const { id } of datasets) {
+    for (const [done, { id }] of datasets.entries()) {
       await this.runner.settled(`settlement:${id}`);
-      await this.start(enterpriseId, id).catch(() => {});
+      const [dataset] = await this.claim(enterpriseId, id);
+      // Started by someone since: that analysis reads the new network too.
+      if (!dataset) continue;
+      try {
+        await analyseDataset(this.db, dataset, signal);
+      } catch (error) {
+        await this.db.update(settlementDatasets).set({ analysisStatus: 'failed' }).where(eq(settlementDatasets.id, id)).catch(() => {});
+        if (error instanceof JobInterrupted) throw error;
+        this.log.error({ err: error, datasetId: id }, 'settlement analysis failed');
+      }
+      await progress((done + 1) / datasets.length);
     }
+  }
+
+  /** Marks a ready dataset as being analysed, in one step with the check that no analysis of it runs. */
+  private claim(enterpriseId: number, datasetId: number) {
+    return this.db
+      .update(settlementDatasets)
+      .set({ analysisStatus: 'running' })
+      .where(and(eq(settlementDatasets.id, datasetId), eq(settlementDatasets.enterpriseId, enterpriseId), eq(settlementDatasets.status, 'ready'), ne(settlementDatasets.analysisStatus, 'running')))
+      .returning();
   }
 
   /** Waits for the dataset's analysis to end (tests and benchmarks). */
