@@ -375,7 +375,7 @@ const enUS = {
     phases: {
       validating: 'Checking features… {{rows}} read',
       writing: 'Writing {{rows}} pipes…',
-      measuring: 'The network is in. Measuring what depends on it: construction sites, risk-prone areas, composite risk…',
+      measuring: 'The network is in. Measuring what depends on it: construction sites, risk-prone areas, settlement analyses, composite risk…',
     },
     canClose: 'You may close this window: the import goes on and is listed under recent imports.',
     showOnMap: 'Show on the map',

@@ -377,7 +377,7 @@ const zhCN: Messages = {
     phases: {
       validating: '正在检查要素…已读取 {{rows}} 个',
       writing: '正在写入 {{rows}} 条管段…',
-      measuring: '管网已写入，正在重新测算依赖它的数据：施工工地、易发区、综合风险…',
+      measuring: '管网已写入，正在重新测算依赖它的数据：施工工地、易发区、沉降分析、综合风险…',
     },
     canClose: '可以关闭此窗口：导入会继续进行，并显示在“最近的导入”中。',
     showOnMap: '在地图上查看',
