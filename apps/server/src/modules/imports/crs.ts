@@ -73,9 +73,12 @@ export function crsFromName(name: string): DetectedCrs {
 
 export type Reproject = (x: number, y: number) => [number, number];
 
+/** Positions already in longitude/latitude: readers may keep a 2-D position as it is instead of calling this. */
+export const keepLonLat: Reproject = (x, y) => [x, y];
+
 /** Longitude/latitude (WGS 84) of a position in the given system. */
 export function reprojectToWgs84(crs: DetectedCrs): Reproject {
-  if (crs.srid === 4326 || crs.srid === 4490) return (x, y) => [x, y];
+  if (crs.srid === 4326 || crs.srid === 4490) return keepLonLat;
   const converter = proj4(crs.definition!, 'EPSG:4326');
   return (x, y) => converter.forward([x, y]) as [number, number];
 }

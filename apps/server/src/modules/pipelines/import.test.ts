@@ -366,6 +366,21 @@ describe('pipe imports of a big file (read by worker threads)', () => {
     expect(await pipeCount(api)).toBe(before + 14);
   });
 
+  it('keeps 2-D positions as the file gives them and drops a height wherever it starts', async () => {
+    const api = as(threaded.app, await login(threaded.app, 'member'), threaded.ids.water);
+    const features = [
+      { id: 'Z-FLAT', coordinates: [[120.21, 30.24], [120.211, 30.24], [120.212, 30.241]] },
+      { id: 'Z-FIRST', coordinates: [[120.21, 30.25, 12.5], [120.211, 30.25], [120.212, 30.251]] },
+      { id: 'Z-LATER', coordinates: [[120.21, 30.26], [120.211, 30.26], [120.212, 30.261, 8]] },
+    ].map(({ id, coordinates }) => ({ type: 'Feature', properties: { id, type: 'water' }, geometry: { type: 'LineString', coordinates } }));
+    const job = await importFile(api, 'heights.geojson', JSON.stringify({ type: 'FeatureCollection', features }), {}, threaded);
+    expect(job).toMatchObject({ status: 'succeeded', rowsWritten: 3 });
+    for (const f of features) {
+      const stored = (await pipe(api, f.properties.id)).geometry;
+      expect(stored).toEqual({ type: 'LineString', coordinates: f.geometry.coordinates.map(([x, y]) => [x, y]) });
+    }
+  });
+
   it('replacing a network: a file with an id twice or a bad feature changes nothing; a good one replaces it whole', async () => {
     const api = as(threaded.app, await login(threaded.app, 'both'), threaded.ids.gas);
     const before = await pipeCount(api);

@@ -6,7 +6,7 @@ import { inLonLatRange, MIN_LINE_POSITIONS, pipeAttributes, readNetworkType, typ
 import { BinaryRows } from '../../db/copy.ts';
 import { pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { describeIssue } from '../../http/validation.ts';
-import type { Reproject } from '../imports/crs.ts';
+import { keepLonLat, type Reproject } from '../imports/crs.ts';
 import { isValidPosition } from '../imports/areas.ts';
 import { MAX_PROBLEMS, problem } from '../imports/problems.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
@@ -86,18 +86,24 @@ function lineOf(
     lines = geometry.geometries.map((g) => (g as { coordinates: Position[] }).coordinates);
   } else return { key: 'import.geometryType', type: geometry.type };
   if (!Array.isArray(lines) || lines.length === 0) return { key: 'field.geometry.lineTooShort' };
-  const projected: number[][][] = [];
+  // A line in longitude/latitude whose positions are all 2-D is kept as the file gave it, not
+  // copied position by position (ten million small arrays for a million segments).
+  const keep = reproject === keepLonLat;
+  const projected: Position[][] = [];
   for (const line of lines) {
     if (!Array.isArray(line)) return { key: 'import.coordinates' };
     if (line.length < MIN_LINE_POSITIONS) return { key: 'field.geometry.lineTooShort' };
-    const points: number[][] = [];
-    for (const p of line) {
+    let points: Position[] | null = keep ? line : null;
+    for (let i = 0; i < line.length; i++) {
+      const p = line[i];
       if (!isValidPosition(p)) return { key: 'import.coordinates' };
-      const point = reproject(p[0], p[1]);
+      const point = keep && p.length === 2 ? p : reproject(p[0], p[1]);
       if (!inLonLatRange(point)) return { key: 'field.geometry.outOfRange' };
-      points.push(point);
+      // The first position that changed (a height dropped): the line is copied from here on.
+      if (points === line && point !== p) points = line.slice(0, i);
+      if (points !== line) (points ??= []).push(point);
     }
-    projected.push(points);
+    projected.push(points!);
   }
   return { geometry: projected.length === 1 ? { type: 'LineString', coordinates: projected[0] } : { type: 'MultiLineString', coordinates: projected } };
 }
