@@ -22,6 +22,6 @@ try {
   console.log(r.bySteps.slice(0, 14).map(([s, t]) => `${t.toFixed(2)} ${s.slice(0, 90)}`).join('\n'));
 } finally {
   await server.stop();
-  await db.drop();
+  if (!process.env.KEEP) await db.drop(); else console.log("kept", db.url);
   console.log('dir', dir);
 }

@@ -103,8 +103,8 @@ async function peerImport(url: string, file: string) {
     '(pipeid)',
     '(networktype, material, pipeid)',
     '(material, pipeid)',
-    '(diametermm)',
-    '(installyear)',
+    '(diametermm, installyear)',
+    '(installyear, diametermm)',
   ].map((index, i) => `create ${index === '(pipeid)' ? 'unique ' : ''}index bench_gdal_pipes_${i} on bench_gdal_pipes ${index}`);
   await Promise.all(
     [0, 1].map(async () => {
