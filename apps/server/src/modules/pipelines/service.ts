@@ -153,7 +153,7 @@ function rethrowConflict(error: unknown): never {
 
 export async function createPipe(db: Db, enterpriseId: number, input: PipeInput) {
   try {
-    const [row] = await db.insert(pipes).values({ ...pipeRow(input), enterpriseId }).returning({ id: pipes.id });
+    const [row] = await db.insert(pipes).values({ ...pipeRow(input, input.geometry), enterpriseId }).returning({ id: pipes.id });
     await bumpPipesVersion(db, enterpriseId);
     return getPipe(db, enterpriseId, row.id);
   } catch (error) {
@@ -165,7 +165,7 @@ export async function updatePipe(db: Db, enterpriseId: number, id: number, input
   try {
     const updated = await db
       .update(pipes)
-      .set({ ...pipeRow(input), updatedAt: new Date() })
+      .set({ ...pipeRow(input, input.geometry), updatedAt: new Date() })
       .where(and(eq(pipes.id, id), eq(pipes.enterpriseId, enterpriseId)))
       .returning({ id: pipes.id });
     if (updated.length === 0) throw notFound('notFound.pipe');
