@@ -21,7 +21,7 @@ const messages = {
     upsert: 'pipes with a known id are updated',
     replace: 'the file becomes the whole network; pipes not in it are deleted',
   },
-  succeeded: '{{count}} pipes imported',
-  succeededDetail: '{{file}}: {{inserted}} added, {{updated}} updated, {{deleted}} deleted.',
+  succeeded: '{{count, number}} pipes imported',
+  succeededDetail: '{{file}}: {{inserted, number}} added, {{updated, number}} updated, {{deleted, number}} deleted.',
 };
 export default messages;

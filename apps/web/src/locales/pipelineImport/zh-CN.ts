@@ -23,7 +23,7 @@ const messages: typeof enUS = {
     upsert: '编号已存在的管段将被更新',
     replace: '文件成为完整管网；不在文件中的管段将被删除',
   },
-  succeeded: '已导入 {{count}} 条管段',
-  succeededDetail: '{{file}}：新增 {{inserted}} 条，更新 {{updated}} 条，删除 {{deleted}} 条。',
+  succeeded: '已导入 {{count, number}} 条管段',
+  succeededDetail: '{{file}}：新增 {{inserted, number}} 条，更新 {{updated, number}} 条，删除 {{deleted, number}} 条。',
 };
 export default messages;
