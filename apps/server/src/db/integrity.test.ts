@@ -40,3 +40,16 @@ describe('pipes and their enterprise (checked once per statement, not per row)',
     expect((await rowsOf<{ count: number }>(sql`select count(*)::int as count from pipe_counts where enterprise_id = ${gas}`))[0].count).toBe(0);
   });
 });
+
+describe("the pipes' box indexes", () => {
+  it('are sorted builds (box_zorder_ops, migration 0042) on the parent and on every partition, loaded or swapped in', async () => {
+    const indexes = await rowsOf<{ table: string; definition: string }>(sql`
+      select tablename as "table", indexdef as "definition" from pg_indexes
+      where (tablename = 'pipes' or tablename like 'pipes_of_%') and indexdef like '%USING gist%'`);
+    const tables = new Set(indexes.map((i) => i.table));
+    expect(tables.has('pipes')).toBe(true);
+    expect(tables.has(`pipes_of_${demo.ids.water}`)).toBe(true);
+    expect(indexes.length).toBe(3 * tables.size);
+    for (const index of indexes) expect(index.definition).toContain('box_zorder_ops');
+  });
+});

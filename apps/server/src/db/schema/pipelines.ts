@@ -68,6 +68,8 @@ export const pipes = pgTable(
     // partition's column, id first so a look-up by id alone still finds it in each partition.
     primaryKey({ columns: [t.id, t.enterpriseId] }),
     uniqueIndex('pipes_enterprise_pipe_id_idx').on(t.enterpriseId, t.pipeId),
+    // Migration 0042 puts the three box indexes on box_zorder_ops where the database lets it (a
+    // superuser's): box_ops with a sort order, so an import's rebuild of them is a sorted build.
     index('pipes_box_idx').using('gist', bboxBox(t)),
     // Small-scale tiles read only the trunk mains or the mains: each has a window index of its own,
     // so a zoom-10 tile does not walk every distribution pipe under it.
