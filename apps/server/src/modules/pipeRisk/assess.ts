@@ -90,15 +90,18 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
   const year = Number(today.slice(0, 4));
   const weather = await weatherScores(db, enterpriseId, now);
   const factors = [...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS];
+  const factorColumns = sql.raw(factors.map(snake).join(', '));
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
     // optimise 160 functions for seconds on every run.
     await t.execute(sql`set local jit = off`);
-    // Each step below is computed once per segment (OFFSET 0 keeps the planner from folding a step
-    // into the next, which copied the factor expressions, regular expressions included, into every
-    // use of L and C: ten evaluations a segment); the means stay numeric, so a mean of exactly
-    // x.5 rounds up as the matrix expects.
+    // The factors are scored once per segment (materialized: folded into the steps after it, the
+    // planner copied the factor expressions, regular expressions included, into every use of L and
+    // C). Everything after the factors (L, C, R, the index, the mask) depends on the ten scores
+    // alone, so it is worked out once per distinct set of scores the network holds (a few hundred)
+    // and joined back: numeric means per segment were a third of the statement. The means stay
+    // numeric, so a mean of exactly x.5 rounds up as the matrix expects.
     await t.execute(sql`create temp table risk_new on commit drop as
       with leaks as (
         select x.pipe_id, count(*) filter (where o.status in ('leakFound', 'repaired')) as found, count(*) filter (where o.status in ('new', 'assigned', 'investigating')) as open
@@ -125,7 +128,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         select material, case when material ~* '(cast iron|灰口|灰铸铁|^ci$)' and material !~* '(ductile|球墨)' then 1 when material ~* '(steel|钢)' then 1
               when material ~* '^(pe|hdpe|pe80|pe100|pvc|upvc)$|聚乙烯|塑料' then -1 else 0 end as adjust
         from (select distinct material from pipes where enterprise_id = ${enterpriseId} and material is not null) d),
-      scored as (
+      scored as materialized (
         select p.id as pipe_row_id, p.network_type, ${sql.join(factors.map((f) => sql`(${typeof FACTOR_SQL[f] === 'function' ? (FACTOR_SQL[f] as (y: number) => SQL)(year) : FACTOR_SQL[f]})::smallint as ${sql.raw(snake(f))}`), sql`, `)}
         from pipes p
         left join leaks l on l.pipe_id = p.pipe_id
@@ -135,22 +138,21 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         left join weather x on x.pipe_row_id = p.id
         left join near n on n.pipe_row_id = p.id
         left join materials m on m.material = p.material
-        where p.enterprise_id = ${enterpriseId}
-        offset 0),
+        where p.enterprise_id = ${enterpriseId}),
       means as (
         select *, ${weightedMean(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood_mean, ${weightedMean(CONSEQUENCE_FACTORS, weights.consequence)} as consequence_mean
-        from scored offset 0),
+        from (select distinct ${factorColumns} from scored) scores offset 0),
       rated as (
         select *, ${rounded(sql.raw('likelihood_mean'))} as likelihood, ${rounded(sql.raw('consequence_mean'))} as consequence,
           round(likelihood_mean * consequence_mean, 2)::real as risk_index,
-          greatest(${sql.join(factors.map((f) => sql.raw(snake(f))), sql`, `)}) = 5 as masked
+          greatest(${factorColumns}) = 5 as masked
         from means offset 0),
       leveled as (
         select *, (likelihood * consequence)::smallint as score,
           case when likelihood * consequence >= 20 then 'I' when likelihood * consequence >= 9 then 'II' when likelihood * consequence >= 4 then 'III' else 'IV' end as level
         from rated)
-      select r.*, o.level as old_level, o.since as old_since
-      from leveled r left join pipe_risks o on o.pipe_row_id = r.pipe_row_id`);
+      select s.*, g.likelihood, g.consequence, g.risk_index, g.masked, g.score, g.level, o.level as old_level, o.since as old_since
+      from scored s join leveled g using (${factorColumns}) left join pipe_risks o on o.pipe_row_id = s.pipe_row_id`);
     // A segment's percentile within its level is percent_rank() by (R, index): worked out once per
     // distinct (level, R, index), a few hundred groups, instead of by sorting the whole network.
     await t.execute(sql`create temp table risk_ranks on commit drop as
@@ -166,7 +168,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
           select count(*)::int as changed from inserted`,
     );
     await t.execute(sql`delete from pipe_risks where enterprise_id = ${enterpriseId}`);
-    await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${sql.raw(factors.map(snake).join(', '))}, likelihood, consequence, score, risk_index, percentile, level, masked, assessed_on, since)
+    await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${factorColumns}, likelihood, consequence, score, risk_index, percentile, level, masked, assessed_on, since)
       select n.pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map((f) => `n.${snake(f)}`).join(', '))}, n.likelihood, n.consequence, n.score, n.risk_index, k.percentile, n.level, n.masked, ${today}::date,
         case when n.old_level = n.level then n.old_since else ${today}::date end
       from risk_new n join risk_ranks k on k.level = n.level and k.score = n.score and k.risk_index = n.risk_index`);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { ImportJobView, SettlementDataset } from '@console/contract';
+import { DEFAULT_RISK_WEIGHTS, riskLevelOf, weightedScore, type ImportJobView, type SettlementDataset } from '@console/contract';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 import { pipeRiskRuns } from '../../db/schema.ts';
@@ -71,6 +71,19 @@ describe('composite risk per pipe segment', () => {
         select percentile, (100 * percent_rank() over (partition by level order by score, risk_index))::real as ranked
         from pipe_risks where enterprise_id = ${demo.ids.gas}) r where percentile <> ranked`)) as unknown as { rows: { count: number }[] };
     expect(off[0].count).toBe(0);
+    // Every stored segment's L, C, R, level and mask follow from its own ten scores (the grades are
+    // worked out once per distinct set of scores and joined back: a wrong join shows here).
+    const { rows: stored } = (await demo.database.db.execute(sql`
+      select age_material, diameter, leaks, settlement, construction, risk_areas, weather, medium, size, sensitive, likelihood, consequence, score, level, masked
+      from pipe_risks where enterprise_id = ${demo.ids.gas}`)) as unknown as { rows: Record<string, number | string | boolean>[] };
+    expect(stored.length).toBeGreaterThan(10);
+    for (const r of stored) {
+      const f = (k: string) => Number(r[k]);
+      const L = weightedScore({ ageMaterial: f('age_material'), diameter: f('diameter'), leaks: f('leaks'), settlement: f('settlement'), construction: f('construction'), riskAreas: f('risk_areas'), weather: f('weather') }, DEFAULT_RISK_WEIGHTS.likelihood);
+      const C = weightedScore({ medium: f('medium'), size: f('size'), sensitive: f('sensitive') }, DEFAULT_RISK_WEIGHTS.consequence);
+      const scores = ['age_material', 'diameter', 'leaks', 'settlement', 'construction', 'risk_areas', 'weather', 'medium', 'size', 'sensitive'].map(f);
+      expect({ L: r.likelihood, C: r.consequence, R: r.score, level: r.level, masked: r.masked }).toEqual({ L, C, R: L * C, level: riskLevelOf(L * C), masked: Math.max(...scores) === 5 });
+    }
     // Segments of one R are told apart: some R holds several indexes.
     const indexesByScore = new Map<number, Set<number>>();
     for (const r of ranked) (indexesByScore.get(r.score) ?? indexesByScore.set(r.score, new Set()).get(r.score)!).add(r.riskIndex);
