@@ -23,6 +23,7 @@ describe('pipes and their enterprise (checked once per statement, not per row)',
     // Its pipes are a partition of their own, made with the enterprise (migration 0026).
     const partition = async () => (await rowsOf<{ name: string | null }>(sql`select to_regclass(${`pipes_of_${gas}`})::text as name`))[0].name;
     expect(await partition()).toBe(`pipes_of_${gas}`);
+    expect((await rowsOf<{ name: string | null }>(sql`select to_regclass(${`pipe_risks_of_${gas}`})::text as name`))[0].name).toBe(`pipe_risks_of_${gas}`);
     const [job] = await rowsOf<{ id: number }>(sql`
       insert into import_jobs (enterprise_id, created_by, kind, status, file_name, file_size, work_dir, format, fields, geometry_types)
       values (${demo.ids.water}, (select min(id) from users), 'pipes', 'validating', 'network.geojson', 1, 'imports/test', 'geojson', '[]', '[]') returning id`);
@@ -37,6 +38,8 @@ describe('pipes and their enterprise (checked once per statement, not per row)',
     await demo.database.db.execute(sql`delete from enterprises where id = ${gas}`);
     expect(await pipeCount(gas)).toBe(0);
     expect(await partition()).toBeNull();
+    // Its assessments were a partition too (migration 0043), gone with it.
+    expect((await rowsOf<{ name: string | null }>(sql`select to_regclass(${`pipe_risks_of_${gas}`})::text as name`))[0].name).toBeNull();
     expect((await rowsOf<{ count: number }>(sql`select count(*)::int as count from pipe_counts where enterprise_id = ${gas}`))[0].count).toBe(0);
   });
 });

@@ -55,11 +55,13 @@ async function indexStatements(db: Db, parent: string, table: string): Promise<s
 /**
  * Builds on `table` every index `parent` has: on a PostgreSQL server INDEX_BUILDS_AT_ONCE at a
  * time on connections of their own (the first failure stops the rest); on PGlite, which has one
- * connection, one after the other.
+ * connection, or inside the transaction `tx` that made the table (no other connection sees it),
+ * one after the other.
  */
-export async function buildIndexesLike(db: Db, parent: string, table: string) {
+export async function buildIndexesLike(db: Db, parent: string, table: string, options: { inTransaction?: boolean } = {}) {
   const pending = await indexStatements(db, parent, table);
-  if (!isServerDatabase(db)) {
+  if (options.inTransaction) await db.execute(sql.raw(`set local maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`));
+  if (options.inTransaction || !isServerDatabase(db)) {
     for (const statement of pending) await db.execute(sql.raw(statement));
     return;
   }

@@ -1,6 +1,6 @@
 /** Composite pipe risk: each segment's latest assessment, the changes of level over time, the runs and the weights. */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, real, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { RiskLevel, RiskWeights, SensitiveKind } from '@console/contract';
 import { bbox, bboxBox, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
@@ -8,11 +8,13 @@ import { enterprises } from './enterprises.ts';
 /**
  * A segment's latest assessment: each factor's 1-5 score, likelihood, consequence, R and level.
  * Keyed by the pipe's row (no foreign key: a replaced network gets new rows and is assessed again).
+ * Each enterprise's assessment is a partition of its own (migration 0043): an assessment loads a
+ * new one, indexes it whole and swaps it in (modules/pipeRisk/assess.ts).
  */
 export const pipeRisks = pgTable(
   'pipe_risks',
   {
-    pipeRowId: bigint('pipe_row_id', { mode: 'number' }).primaryKey(),
+    pipeRowId: bigint('pipe_row_id', { mode: 'number' }).notNull(),
     enterpriseId: integer('enterprise_id').notNull(),
     ageMaterial: smallint('age_material').notNull(),
     diameter: smallint('diameter').notNull(),
@@ -43,7 +45,8 @@ export const pipeRisks = pgTable(
     since: date('since').notNull(),
   },
   // The list's order (worst first); a level is a range of R, so the same index serves its filter.
-  (t) => [index('pipe_risks_score_idx').on(t.enterpriseId, t.score, t.riskIndex, t.pipeRowId)],
+  // The key holds the partition's column, the pipe's row first so a look-up by it alone still finds it.
+  (t) => [primaryKey({ columns: [t.pipeRowId, t.enterpriseId] }), index('pipe_risks_score_idx').on(t.enterpriseId, t.score, t.riskIndex, t.pipeRowId)],
 );
 
 /** A segment's level changed from one assessment to the next. */

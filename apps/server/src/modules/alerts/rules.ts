@@ -116,7 +116,7 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
       array[p.pipe_id] as pipe_ids, 1 as pipe_count
     from pipe_risks r
     join pipe_risk_changes c on c.pipe_row_id = r.pipe_row_id and c.changed_on = r.since and c.to_level = r.level
-    join pipes p on p.id = r.pipe_row_id
+    join pipes p on p.enterprise_id = r.enterprise_id and p.id = r.pipe_row_id
     -- Levels I and II are R >= 9: the list's (enterprise, score) index finds them among a million.
     where r.enterprise_id = ${enterpriseId} and r.score >= 9 and ${levelOrder(sql`c.to_level`)} < ${levelOrder(sql`c.from_level`)}`,
 };

@@ -131,7 +131,7 @@ function pipesOf(enterpriseId: number, network: NetworkType): CollectionSource {
     },
     permission: 'pipeline',
     ...ownTable('pipes', enterpriseId, 'line'),
-    from: sql`pipes t left join pipe_risks r on r.pipe_row_id = t.id`,
+    from: sql`pipes t left join pipe_risks r on r.enterprise_id = t.enterprise_id and r.pipe_row_id = t.id`,
     where: sql`t.enterprise_id = ${enterpriseId} and t.network_type = ${network}`,
     properties: [
       p('pipeId', col('pipe_id'), 'string', true),

@@ -1,6 +1,7 @@
 import { and, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { CONSEQUENCE_FACTORS, DEFAULT_RISK_WEIGHTS, LIKELIHOOD_FACTORS, type AreaGeometry, type RiskLevel, type RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
+import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition } from '../../db/partitions.ts';
 import { pipeRiskSettings, weatherWarnings } from '../../db/schema.ts';
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
@@ -71,6 +72,9 @@ function weightedMean(columns: readonly string[], weights: Record<string, number
 const rounded = (mean: SQL) => sql`greatest(1, least(5, round(${mean})))::smallint`;
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/** An enterprise's partition of the assessments, as pipe_risks_partition_add (migration 0043) names it. */
+const riskPartition = (enterpriseId: number) => `pipe_risks_of_${Math.trunc(enterpriseId)}`;
+
 export interface AssessmentFigures {
   segments: number;
   levels: Record<RiskLevel, number>;
@@ -91,17 +95,16 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
   const weather = await weatherScores(db, enterpriseId, now);
   const factors = [...LIKELIHOOD_FACTORS, ...CONSEQUENCE_FACTORS];
   const factorColumns = sql.raw(factors.map(snake).join(', '));
+  // A set of ten 1-5 scores as one integer (base 5, under 5^10): what the grades are keyed by.
+  const scoresCode = sql.raw(factors.map((f, i) => `(s.${snake(f)} - 1) * ${5 ** i}`).join(' + '));
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
     // optimise 160 functions for seconds on every run.
     await t.execute(sql`set local jit = off`);
-    // The factors are scored once per segment (materialized: folded into the steps after it, the
-    // planner copied the factor expressions, regular expressions included, into every use of L and
-    // C). Everything after the factors (L, C, R, the index, the mask) depends on the ten scores
-    // alone, so it is worked out once per distinct set of scores the network holds (a few hundred)
-    // and joined back: numeric means per segment were a third of the statement. The means stay
-    // numeric, so a mean of exactly x.5 rounds up as the matrix expects.
+    // 1. Each segment's ten factor scores (OFFSET 0 keeps the planner from folding the step into
+    // the next, which copied the factor expressions, regular expressions included, into every use),
+    // with its previous level, and the code of its set of scores (base 5: one integer to join on).
     await t.execute(sql`create temp table risk_new on commit drop as
       with leaks as (
         select x.pipe_id, count(*) filter (where o.status in ('leakFound', 'repaired')) as found, count(*) filter (where o.status in ('new', 'assigned', 'investigating')) as open
@@ -128,7 +131,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         select material, case when material ~* '(cast iron|灰口|灰铸铁|^ci$)' and material !~* '(ductile|球墨)' then 1 when material ~* '(steel|钢)' then 1
               when material ~* '^(pe|hdpe|pe80|pe100|pvc|upvc)$|聚乙烯|塑料' then -1 else 0 end as adjust
         from (select distinct material from pipes where enterprise_id = ${enterpriseId} and material is not null) d),
-      scored as materialized (
+      scored as (
         select p.id as pipe_row_id, p.network_type, ${sql.join(factors.map((f) => sql`(${typeof FACTOR_SQL[f] === 'function' ? (FACTOR_SQL[f] as (y: number) => SQL)(year) : FACTOR_SQL[f]})::smallint as ${sql.raw(snake(f))}`), sql`, `)}
         from pipes p
         left join leaks l on l.pipe_id = p.pipe_id
@@ -138,44 +141,58 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         left join weather x on x.pipe_row_id = p.id
         left join near n on n.pipe_row_id = p.id
         left join materials m on m.material = p.material
-        where p.enterprise_id = ${enterpriseId}),
-      means as (
+        where p.enterprise_id = ${enterpriseId}
+        offset 0)
+      select s.*, ${scoresCode} as scores, o.level as old_level, o.since as old_since
+      from scored s left join pipe_risks o on o.enterprise_id = ${enterpriseId} and o.pipe_row_id = s.pipe_row_id`);
+    // 2. L, C, R, the index and the mask depend on the ten scores alone: worked out once per
+    // distinct set of scores the network holds (a few hundred), not per segment (numeric means per
+    // segment were a third of the assessment). The means stay numeric, so a mean of exactly x.5
+    // rounds up as the matrix expects.
+    await t.execute(sql`create temp table risk_grades on commit drop as
+      with means as (
         select *, ${weightedMean(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood_mean, ${weightedMean(CONSEQUENCE_FACTORS, weights.consequence)} as consequence_mean
-        from (select distinct ${factorColumns} from scored) scores offset 0),
+        from (select scores, count(*) as segments, ${sql.join(factors.map((f) => sql`min(${sql.raw(snake(f))}) as ${sql.raw(snake(f))}`), sql`, `)} from risk_new group by scores) s),
       rated as (
-        select *, ${rounded(sql.raw('likelihood_mean'))} as likelihood, ${rounded(sql.raw('consequence_mean'))} as consequence,
+        select scores, segments, ${rounded(sql.raw('likelihood_mean'))} as likelihood, ${rounded(sql.raw('consequence_mean'))} as consequence,
           round(likelihood_mean * consequence_mean, 2)::real as risk_index,
           greatest(${factorColumns}) = 5 as masked
-        from means offset 0),
-      leveled as (
-        select *, (likelihood * consequence)::smallint as score,
-          case when likelihood * consequence >= 20 then 'I' when likelihood * consequence >= 9 then 'II' when likelihood * consequence >= 4 then 'III' else 'IV' end as level
-        from rated)
-      select s.*, g.likelihood, g.consequence, g.risk_index, g.masked, g.score, g.level, o.level as old_level, o.since as old_since
-      from scored s join leveled g using (${factorColumns}) left join pipe_risks o on o.pipe_row_id = s.pipe_row_id`);
+        from means)
+      select *, (likelihood * consequence)::smallint as score,
+        case when likelihood * consequence >= 20 then 'I' when likelihood * consequence >= 9 then 'II' when likelihood * consequence >= 4 then 'III' else 'IV' end as level
+      from rated`);
+    // Known to be small, so each segment looks its grades up in a hash (in the network's order).
+    await t.execute(sql`analyze risk_grades`);
     // A segment's percentile within its level is percent_rank() by (R, index): worked out once per
-    // distinct (level, R, index), a few hundred groups, instead of by sorting the whole network.
+    // distinct (level, R, index) from the grades' counts, instead of by sorting the whole network.
     await t.execute(sql`create temp table risk_ranks on commit drop as
       select level, score, risk_index,
-        (100 * coalesce((sum(count(*)) over (partition by level order by score, risk_index) - count(*))::float8 / nullif(sum(count(*)) over (partition by level) - 1, 0)::float8, 0))::real as percentile
-      from risk_new group by level, score, risk_index`);
-    // Known to be small, so each row of the network looks its group up in a hash (in the network's order).
+        (100 * coalesce((sum(sum(segments)) over (partition by level order by score, risk_index) - sum(segments))::float8 / nullif(sum(sum(segments)) over (partition by level) - 1, 0)::float8, 0))::real as percentile
+      from risk_grades group by level, score, risk_index`);
     await t.execute(sql`analyze risk_ranks`);
     const [{ changed }] = await queryRows<{ changed: number }>(
       t,
       sql`with inserted as (insert into pipe_risk_changes (enterprise_id, pipe_row_id, changed_on, from_level, to_level)
-            select ${enterpriseId}, pipe_row_id, ${today}::date, old_level, level from risk_new where old_level is not null and old_level <> level returning 1)
+            select ${enterpriseId}, n.pipe_row_id, ${today}::date, n.old_level, g.level from risk_new n join risk_grades g on g.scores = n.scores
+            where n.old_level is not null and n.old_level <> g.level returning 1)
           select count(*)::int as changed from inserted`,
     );
-    await t.execute(sql`delete from pipe_risks where enterprise_id = ${enterpriseId}`);
-    await t.execute(sql`insert into pipe_risks (pipe_row_id, enterprise_id, ${factorColumns}, likelihood, consequence, score, risk_index, percentile, level, masked, assessed_on, since)
-      select n.pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map((f) => `n.${snake(f)}`).join(', '))}, n.likelihood, n.consequence, n.score, n.risk_index, k.percentile, n.level, n.masked, ${today}::date,
-        case when n.old_level = n.level then n.old_since else ${today}::date end
-      from risk_new n join risk_ranks k on k.level = n.level and k.score = n.score and k.risk_index = n.risk_index`);
+    // 3. The new assessment goes into a table of its own, is indexed whole and takes the place of
+    // the enterprise's partition as the transaction's last step (readers see the old one till then).
+    const partition = riskPartition(enterpriseId);
+    const load = `${partition}_new`;
+    await dropLoadTable(t, load);
+    await createLoadTable(t, 'pipe_risks', load, 'enterprise_id', enterpriseId);
+    await t.execute(sql`insert into ${sql.identifier(load)} (pipe_row_id, enterprise_id, ${factorColumns}, likelihood, consequence, score, risk_index, percentile, level, masked, assessed_on, since)
+      select n.pipe_row_id, ${enterpriseId}, ${sql.raw(factors.map((f) => `n.${snake(f)}`).join(', '))}, g.likelihood, g.consequence, g.score, g.risk_index, k.percentile, g.level, g.masked, ${today}::date,
+        case when n.old_level = g.level then n.old_since else ${today}::date end
+      from risk_new n join risk_grades g on g.scores = n.scores join risk_ranks k on k.level = g.level and k.score = g.score and k.risk_index = g.risk_index`);
     const rows = await queryRows<{ network_type: string; level: RiskLevel; segments: number; masked: number }>(
       t,
-      sql`select network_type, level, count(*)::int as segments, count(*) filter (where masked)::int as masked from risk_new group by 1, 2`,
+      sql`select n.network_type, g.level, count(*)::int as segments, count(*) filter (where g.masked)::int as masked from risk_new n join risk_grades g on g.scores = n.scores group by 1, 2`,
     );
+    await buildIndexesLike(t, 'pipe_risks', load, { inTransaction: true });
+    await swapPartition(t, 'pipe_risks', partition, load, enterpriseId);
     const figures: AssessmentFigures = { segments: 0, levels: { I: 0, II: 0, III: 0, IV: 0 }, byNetwork: {}, masked: 0, changed: Number(changed) };
     for (const r of rows) {
       figures.segments += Number(r.segments);

@@ -111,6 +111,13 @@ describe('composite risk per pipe segment', () => {
     const refused = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 0, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 1, size: 0, sensitive: 0 } } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('likelihood: give at least one factor a weight above 0');
+    // Each assessment is a table of its own swapped in for the enterprise's partition (migration
+    // 0043): no row of the old one is deleted, and no other enterprise's assessment is touched.
+    const figures = async () =>
+      ((await demo.database.db.execute(sql`select to_regclass(${`pipe_risks_of_${demo.ids.gas}`})::oid::int as partition,
+        (select count(*)::int from pipe_risks where enterprise_id = ${demo.ids.gas}) as gas, (select count(*)::int from pipes where enterprise_id = ${demo.ids.gas}) as "gasPipes",
+        (select count(*)::int from pipe_risks where enterprise_id = ${demo.ids.water}) as water`)) as unknown as { rows: { partition: number; gas: number; gasPipes: number; water: number }[] }).rows[0];
+    const partitionBefore = await figures();
     // Age alone: A's likelihood 5, C 4 -> R 20, major.
     const saved = await api({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { likelihood: { ageMaterial: 1, diameter: 0, leaks: 0, settlement: 0, construction: 0, riskAreas: 0, weather: 0 }, consequence: { medium: 0.6, size: 0.4, sensitive: 0 } } });
     expect(saved.statusCode, saved.body).toBe(200);
@@ -122,6 +129,9 @@ describe('composite risk per pipe segment', () => {
     const runs = (await api({ method: 'GET', url: '/api/pipe-risk/runs' })).json().result;
     expect(runs[0]).toMatchObject({ reason: 'weights', status: 'succeeded' });
     expect(runs[0].changed).toBeGreaterThan(0);
+    const partitionAfter = await figures();
+    expect(partitionAfter.partition).not.toBe(partitionBefore.partition);
+    expect(partitionAfter).toMatchObject({ gas: partitionAfter.gasPipes, water: partitionBefore.water });
   });
 
   it('a cold wave in force over a shallow water pipe raises its weather factor', async () => {
