@@ -397,7 +397,8 @@ async function main() {
       peerClient = new pg.Pool({ connectionString: server.url, max: 10 });
       const client = peerClient;
       // The same pipes, the same scale classes and the same indexes as ours (a window index over
-      // all pipes and partial ones for the trunk mains and the mains), in Web Mercator.
+      // all pipes and partial ones for the trunk mains and the mains), in Web Mercator; each pipe's
+      // risk read from the enterprise's partition, as ours is.
       await client.query(`create table bench_postgis_pipes as
         select id, pipe_id, network_type, material, diameter_mm, install_year, scale_class,
                ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(geometry::text), 4326), 3857) as geom
@@ -409,7 +410,7 @@ async function main() {
       peer = async (z, x, y) => {
         const scales = scaleConditionAt(z);
         const filter = scales === 'none' ? 'and false' : scales ? `and scale_class ${scales}` : '';
-        const window = `from bench_postgis_pipes p left join pipe_risks r on r.pipe_row_id = p.id where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}`;
+        const window = `from bench_postgis_pipes p left join pipe_risks r on r.enterprise_id = 1 and r.pipe_row_id = p.id where geom && ST_TileEnvelope($1, $2, $3, margin => 64.0 / 4096) ${filter}`;
         // Like ours: single pipes with their attributes and risk level, but one feature per
         // network, diameter and risk level at the trunk-main (overview) zooms; a statement
         // prepared once per zoom class, as ours are.
