@@ -17,10 +17,18 @@ async function procStat(pid: number) {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in seconds (0 where /proc is missing). */
+/**
+ * CPU time (user + system) a process has used so far, in seconds (0 where /proc is missing), with
+ * its child processes', running or ended (the console's server bundles its import workers with
+ * esbuild, a process of its own).
+ */
 export async function cpuSeconds(pid: number | undefined): Promise<number> {
   if (pid === undefined) return 0;
-  return (await procStat(pid))?.own ?? 0;
+  const own = await procStat(pid);
+  if (!own) return 0;
+  let total = own.own + own.reaped;
+  for (const child of await childrenOf(pid)) total += (await procStat(child))?.own ?? 0;
+  return total;
 }
 
 /** The processes whose parent is `ppid`. */
