@@ -11,6 +11,14 @@ import { isServerDatabase } from './copy.ts';
  * never a request.
  */
 
+/**
+ * How long a swap waits for readers of the parent (any enterprise's) before it lets them by and
+ * tries again, and how many tries it gets: waiting, it holds every new reader back; the last try
+ * waits as long as it takes.
+ */
+export const SWAP_LOCK_WAIT = '2s';
+export const SWAP_TRIES = 5;
+
 /** Index builds run at once: each is one process on the database's side (this machine has two cores). */
 const INDEX_BUILDS_AT_ONCE = 2;
 /** Memory each build may sort in (PostgreSQL's default, 64 MB, spills a million-row index to disk). */

@@ -1,7 +1,8 @@
 import { and, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { CONSEQUENCE_FACTORS, DEFAULT_RISK_WEIGHTS, LIKELIHOOD_FACTORS, type AreaGeometry, type RiskLevel, type RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition } from '../../db/partitions.ts';
+import { lockNotAvailable } from '../../db/errors.ts';
+import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, SWAP_LOCK_WAIT, SWAP_TRIES } from '../../db/partitions.ts';
 import { pipeRiskSettings, weatherWarnings } from '../../db/schema.ts';
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
@@ -72,6 +73,8 @@ function weightedMean(columns: readonly string[], weights: Record<string, number
 const rounded = (mean: SQL) => sql`greatest(1, least(5, round(${mean})))::smallint`;
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/** The advisory lock (an arbitrary key of ours) that one assessment at a time holds. */
+const ASSESSMENT_LOCK = 0x70697065;
 /** An enterprise's partition of the assessments, as pipe_risks_partition_add (migration 0043) names it. */
 const riskPartition = (enterpriseId: number) => `pipe_risks_of_${Math.trunc(enterpriseId)}`;
 
@@ -102,6 +105,10 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
     // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
     // optimise 160 functions for seconds on every run.
     await t.execute(sql`set local jit = off`);
+    // One assessment at a time across enterprises: each ends by swapping its partition in, which
+    // waits for every reader of pipe_risks, and two that each read it (their old levels) then
+    // waited for the other's reads would deadlock. Taken before anything is read.
+    await t.execute(sql`select pg_advisory_xact_lock(${ASSESSMENT_LOCK})`);
     // 1. Each segment's ten factor scores (OFFSET 0 keeps the planner from folding the step into
     // the next, which copied the factor expressions, regular expressions included, into every use),
     // with its previous level, and the code of its set of scores (base 5: one integer to join on).
@@ -192,7 +199,18 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
       sql`select n.network_type, g.level, count(*)::int as segments, count(*) filter (where g.masked)::int as masked from risk_new n join risk_grades g on g.scores = n.scores group by 1, 2`,
     );
     await buildIndexesLike(t, 'pipe_risks', load, { inTransaction: true });
-    await swapPartition(t, 'pipe_risks', partition, load, enterpriseId);
+    // A long reader (an export) is let by and the swap tried again from a savepoint.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await tx.transaction(async (savepoint) => {
+          if (attempt < SWAP_TRIES) await savepoint.execute(sql`set local lock_timeout = ${sql.raw(`'${SWAP_LOCK_WAIT}'`)}`);
+          await swapPartition(savepoint as unknown as Db, 'pipe_risks', partition, load, enterpriseId);
+        });
+        break;
+      } catch (error) {
+        if (!lockNotAvailable(error) || attempt === SWAP_TRIES) throw error;
+      }
+    }
     const figures: AssessmentFigures = { segments: 0, levels: { I: 0, II: 0, III: 0, IV: 0 }, byNetwork: {}, masked: 0, changed: Number(changed) };
     for (const r of rows) {
       figures.segments += Number(r.segments);

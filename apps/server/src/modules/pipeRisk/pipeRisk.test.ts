@@ -213,6 +213,19 @@ describe('composite risk per pipe segment', () => {
     expect((await viewer({ method: 'POST', url: '/api/pipe-risk/runs' })).statusCode).toBe(403);
     expect((await viewer({ method: 'GET', url: '/api/pipe-risk/pipes' })).statusCode).toBe(200);
   });
+
+  it('several enterprises assessed at the same moment all succeed (each swaps its own partition in, one after the other)', async () => {
+    const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const runs = await Promise.all([gas, water, gas, water].map((api) => api({ method: 'POST', url: '/api/pipe-risk/runs' })));
+    // Each enterprise runs one (the other request of it is told one is running) and both succeed.
+    const succeeded = runs.filter((r) => r.statusCode === 200).map((r) => r.json().result.status);
+    expect(succeeded).toEqual(['succeeded', 'succeeded']);
+    expect(runs.filter((r) => r.statusCode === 409)).toHaveLength(2);
+    const counts = (await demo.database.db.execute(sql`select enterprise_id as "enterprise", count(*)::int as "segments" from pipe_risks where enterprise_id in (${demo.ids.gas}, ${demo.ids.water}) group by 1`)) as unknown as { rows: { enterprise: number; segments: number }[] };
+    const pipesOf = (await demo.database.db.execute(sql`select enterprise_id as "enterprise", count(*)::int as "segments" from pipes where enterprise_id in (${demo.ids.gas}, ${demo.ids.water}) group by 1`)) as unknown as { rows: { enterprise: number; segments: number }[] };
+    expect(new Map(counts.rows.map((r) => [r.enterprise, r.segments]))).toEqual(new Map(pipesOf.rows.map((r) => [r.enterprise, r.segments])));
+  });
 });
 
 describe('assessed again by itself', () => {

@@ -3,7 +3,7 @@ import type { PipeImportField, PipeImportStart } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { copyBinaryInto } from '../../db/copy.ts';
 import { lockNotAvailable, uniqueViolation } from '../../db/errors.ts';
-import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition } from '../../db/partitions.ts';
+import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, SWAP_LOCK_WAIT, SWAP_TRIES } from '../../db/partitions.ts';
 import { importJobs, pipeCounts, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import {
@@ -208,9 +208,6 @@ async function importStaged(db: Db, job: ImportJob, options: PipeImportStart, re
 const loadTable = (jobId: number) => `pipes_load_${Math.trunc(jobId)}`;
 /** An enterprise's partition of the network, as pipes_partition_add (migration 0026) names it. */
 export const pipePartition = (enterpriseId: number) => `pipes_of_${Math.trunc(enterpriseId)}`;
-/** How long the swap waits for readers of the network to finish before it lets them by and tries again. */
-const SWAP_LOCK_WAIT = '2s';
-const SWAP_TRIES = 5;
 
 // A job that fails, or whose server died, leaves no loaded table behind.
 onJobFailed((db, jobId) => dropLoadTable(db, loadTable(jobId)));
