@@ -199,6 +199,8 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
       sql`select n.network_type, g.level, count(*)::int as segments, count(*) filter (where g.masked)::int as masked from risk_new n join risk_grades g on g.scores = n.scores group by 1, 2`,
     );
     await buildIndexesLike(t, 'pipe_risks', load, { inTransaction: true });
+    // Its statistics before anyone plans against it (the tiles and the list read it at once).
+    await t.execute(sql`analyze ${sql.identifier(load)}`);
     // A long reader (an export) is let by and the swap tried again from a savepoint.
     for (let attempt = 1; ; attempt++) {
       try {
