@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from './client.ts';
 import { isServerDatabase } from './copy.ts';
+import { lockNotAvailable } from './errors.ts';
 
 /**
  * A partition loaded whole, then swapped in: rows go by COPY into a table of the parent's shape
@@ -16,8 +17,28 @@ import { isServerDatabase } from './copy.ts';
  * tries again, and how many tries it gets: waiting, it holds every new reader back; the last try
  * waits as long as it takes.
  */
-export const SWAP_LOCK_WAIT = '2s';
-export const SWAP_TRIES = 5;
+const SWAP_LOCK_WAIT = '2s';
+const SWAP_TRIES = 5;
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Runs `swap` in a transaction of `db` (a savepoint, where `db` is a transaction) until it gets its
+ * locks: each try but the last gives up after SWAP_LOCK_WAIT (its `lock_timeout`), letting readers by.
+ */
+export async function swapPatiently(db: { transaction: Db['transaction'] }, swap: (tx: Transaction) => Promise<void>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (tx) => {
+        if (attempt < SWAP_TRIES) await tx.execute(sql.raw(`set local lock_timeout = '${SWAP_LOCK_WAIT}'`));
+        await swap(tx);
+      });
+      return;
+    } catch (error) {
+      if (!lockNotAvailable(error) || attempt === SWAP_TRIES) throw error;
+    }
+  }
+}
 
 /** Index builds run at once: each is one process on the database's side (this machine has two cores). */
 const INDEX_BUILDS_AT_ONCE = 2;

@@ -1,8 +1,7 @@
 import { and, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { CONSEQUENCE_FACTORS, DEFAULT_RISK_WEIGHTS, LIKELIHOOD_FACTORS, type AreaGeometry, type RiskLevel, type RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { lockNotAvailable } from '../../db/errors.ts';
-import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, SWAP_LOCK_WAIT, SWAP_TRIES } from '../../db/partitions.ts';
+import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, swapPatiently } from '../../db/partitions.ts';
 import { pipeRiskSettings, weatherWarnings } from '../../db/schema.ts';
 import { pipeInsideArea } from '../pipelines/queries.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
@@ -202,17 +201,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
     // Its statistics before anyone plans against it (the tiles and the list read it at once).
     await t.execute(sql`analyze ${sql.identifier(load)}`);
     // A long reader (an export) is let by and the swap tried again from a savepoint.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await tx.transaction(async (savepoint) => {
-          if (attempt < SWAP_TRIES) await savepoint.execute(sql`set local lock_timeout = ${sql.raw(`'${SWAP_LOCK_WAIT}'`)}`);
-          await swapPartition(savepoint as unknown as Db, 'pipe_risks', partition, load, enterpriseId);
-        });
-        break;
-      } catch (error) {
-        if (!lockNotAvailable(error) || attempt === SWAP_TRIES) throw error;
-      }
-    }
+    await swapPatiently(tx as unknown as Db, (savepoint) => swapPartition(savepoint as unknown as Db, 'pipe_risks', partition, load, enterpriseId));
     const figures: AssessmentFigures = { segments: 0, levels: { I: 0, II: 0, III: 0, IV: 0 }, byNetwork: {}, masked: 0, changed: Number(changed) };
     for (const r of rows) {
       figures.segments += Number(r.segments);

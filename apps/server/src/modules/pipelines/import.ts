@@ -2,8 +2,8 @@ import { sql, eq } from 'drizzle-orm';
 import type { PipeImportField, PipeImportStart } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { copyBinaryInto } from '../../db/copy.ts';
-import { lockNotAvailable, uniqueViolation } from '../../db/errors.ts';
-import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, SWAP_LOCK_WAIT, SWAP_TRIES } from '../../db/partitions.ts';
+import { uniqueViolation } from '../../db/errors.ts';
+import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, swapPatiently } from '../../db/partitions.ts';
 import { importJobs, pipeCounts, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import {
@@ -277,28 +277,20 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
       sql`select network_type, coalesce(material, '') as material, count(*)::int as pipes, sum(length_m)::float8 as length_m from ${sql.identifier(table)} group by 1, 2 order by 1, 2`,
     );
     if (signal.aborted) throw new JobInterrupted();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await db.transaction(async (tx) => {
-          // Swapping waits for every reader of the network (any enterprise's) and holds new ones
-          // back while it waits: a long reader is let by and the swap tried again; the last try waits.
-          if (attempt < SWAP_TRIES) await tx.execute(sql`set local lock_timeout = ${sql.raw(`'${SWAP_LOCK_WAIT}'`)}`);
-          const [{ deleted }] = await tx
-            .select({ deleted: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::int` })
-            .from(pipeCounts)
-            .where(eq(pipeCounts.enterpriseId, job.enterpriseId));
-          await swapPartition(tx, 'pipes', pipePartition(job.enterpriseId), table, job.enterpriseId);
-          await tx.delete(pipeCounts).where(eq(pipeCounts.enterpriseId, job.enterpriseId));
-          if (counts.length)
-            await tx.insert(pipeCounts).values(counts.map((c) => ({ enterpriseId: job.enterpriseId, networkType: c.network_type, material: c.material, pipes: Number(c.pipes), lengthM: Number(c.length_m) })));
-          await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
-          await markWritten(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
-        });
-        return;
-      } catch (error) {
-        if (!lockNotAvailable(error) || attempt === SWAP_TRIES) throw error;
-      }
-    }
+    // Swapping waits for every reader of the network (any enterprise's) and holds new ones back
+    // while it waits: a long reader is let by and the swap tried again; the last try waits.
+    await swapPatiently(db, async (tx) => {
+      const [{ deleted }] = await tx
+        .select({ deleted: sql<number>`coalesce(sum(${pipeCounts.pipes}), 0)::int` })
+        .from(pipeCounts)
+        .where(eq(pipeCounts.enterpriseId, job.enterpriseId));
+      await swapPartition(tx, 'pipes', pipePartition(job.enterpriseId), table, job.enterpriseId);
+      await tx.delete(pipeCounts).where(eq(pipeCounts.enterpriseId, job.enterpriseId));
+      if (counts.length)
+        await tx.insert(pipeCounts).values(counts.map((c) => ({ enterpriseId: job.enterpriseId, networkType: c.network_type, material: c.material, pipes: Number(c.pipes), lengthM: Number(c.length_m) })));
+      await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
+      await markWritten(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
+    });
   } finally {
     await dropLoadTable(db, table);
   }
