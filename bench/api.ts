@@ -21,6 +21,8 @@ export interface Load {
   p99: number;
   /** Answers other than 2xx, and connection errors or timeouts. */
   failures: number;
+  /** Requests answered or failed in all. */
+  answers: number;
 }
 
 async function freePort(): Promise<number> {
@@ -109,8 +111,9 @@ export async function load(url: string, headers: Record<string, string> = {}, re
 }
 
 /** What a run of autocannon says, as the bench reports it. */
-const loadOf = (result: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }): Load => ({
+const loadOf = (result: { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }): Load => ({
   requestsPerSecond: result.requests.average,
+  answers: result.requests.total,
   p50: result.latency.p50,
   p99: result.latency.p99,
   failures: result.non2xx + result.errors + result.timeouts,
@@ -129,9 +132,46 @@ export async function loadEach(base: string, paths: string[], headers: Record<st
     ...(amount ? { amount } : { duration: SECONDS }),
     headers: { 'accept-encoding': 'gzip, deflate, br', ...headers },
     timeout: 10,
-    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[next++ % paths.length] }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });
   return loadOf(result);
+}
+
+/**
+ * Requests at random moments, a Poisson stream of `rate` a second (as `rate` users each asking
+ * about once a second send them, not all at the same instant), each the next of `paths`, for
+ * `seconds`: what users at a human pace meet. autocannon's connections each ask again the moment
+ * their answer comes, so its latencies are those of a queue kept full. A latency here runs from
+ * the moment a request was due to its answer's last byte, so a late send counts too.
+ */
+export async function openLoop(base: string, paths: string[], headers: Record<string, string>, rate: number, seconds: number): Promise<Load> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const asked: Promise<void>[] = [];
+  const started = performance.now();
+  let due = 0;
+  for (let i = 0; due < seconds * 1000; i++) {
+    // Exponential gaps between requests: a Poisson stream.
+    due += (-Math.log(1 - Math.random()) / rate) * 1000;
+    const wait = started + due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const dueAt = started + due;
+    asked.push(
+      fetch(`${base}${paths[i % paths.length]}`, { headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, signal: AbortSignal.timeout(10_000) })
+        .then(async (response) => {
+          await response.arrayBuffer();
+          if (response.ok) latencies.push(performance.now() - dueAt);
+          else failures++;
+        })
+        .catch(() => {
+          failures++;
+        }),
+    );
+  }
+  await Promise.all(asked);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), failures, answers: latencies.length + failures };
 }
 
 const mean = (loads: Load[]): Load => ({
@@ -139,6 +179,7 @@ const mean = (loads: Load[]): Load => ({
   p50: loads.reduce((s, l) => s + l.p50, 0) / loads.length,
   p99: Math.max(...loads.map((l) => l.p99)),
   failures: loads.reduce((s, l) => s + l.failures, 0),
+  answers: loads.reduce((s, l) => s + l.answers, 0),
 });
 
 /**
@@ -162,7 +203,7 @@ export async function alternating<T>(ours: () => Promise<T>, peer: () => Promise
   return { ours: [o1, o2], peer: [p1, p2] };
 }
 
-export const describeLoad = (l: Load) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${+l.p50.toFixed(1)} ms, p99 ${+l.p99.toFixed(1)} ms${l.failures ? `, ${l.failures} failed` : ''}`;
+export const describeLoad = (l: Omit<Load, 'answers'>) => `${Math.round(l.requestsPerSecond).toLocaleString('en')} req/s, p50 ${+l.p50.toFixed(1)} ms, p99 ${+l.p99.toFixed(1)} ms${l.failures ? `, ${l.failures} failed` : ''}`;
 
 /** A load run with the CPU time the server's process spent on it. */
 export interface LoadWithCpu extends Load {

@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import { queryRows } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import { DEFAULT_CRITICALITY, SITE_SEARCH_M, type NetworkType, type SiteMeasure } from '@console/contract';
 import { generateCity, type DemoPipe } from '../apps/server/src/demo/city.ts';
@@ -56,7 +57,7 @@ export async function benchConstruction(say: (line: string) => void) {
     const db = server.database.db;
     await seedDemo(db, { cityPipes: PIPES, settlementPoints: 0 });
     const city = generateCity({ pipes: PIPES });
-    const [{ id: enterpriseId }] = (await db.execute(sql`select id from enterprises order by id limit 1`)).rows as { id: number }[];
+    const [{ id: enterpriseId }] = await queryRows<{ id: number }>(db, sql`select id from enterprises order by id limit 1`);
     // Every segment in the one enterprise measured (the demo splits them between the water and gas utilities); no demo sites.
     await db.execute(sql`update pipes set enterprise_id = ${enterpriseId}`);
     await db.execute(sql`delete from construction_sites`);
@@ -106,7 +107,7 @@ export async function benchConstruction(say: (line: string) => void) {
     const { rows: theirs } = await client.query(peerQuery);
     const expected = new Map<string, { nearest: number; corridor: number }>();
     for (const r of theirs) expected.set(`${r.id}:${r.network_type}`, { nearest: Number(r.nearest), corridor: Number(r.corridor) });
-    const measured = (await db.execute(sql`select id, measure from construction_sites where enterprise_id = ${enterpriseId}`)).rows as { id: number; measure: SiteMeasure }[];
+    const measured = await queryRows<{ id: number; measure: SiteMeasure }>(db, sql`select id, measure from construction_sites where enterprise_id = ${enterpriseId}`);
     let compared = 0, worst = 0;
     const differences: string[] = [];
     const seen = new Set<string>();

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_RISK_WEIGHTS } from '@console/contract';
 import { seedDemo } from '../apps/server/src/demo/seed.ts';
 import { assessNetwork, type AssessmentFigures } from '../apps/server/src/modules/pipeRisk/assess.ts';
-import type { Db } from '../apps/server/src/db/client.ts';
+import { queryRows, type Db } from '../apps/server/src/db/client.ts';
 import { constructionSites, riskAreas } from '../apps/server/src/db/schema.ts';
 import { bboxColumns, bboxOf, circlePolygon } from '../apps/server/src/geo/geometry.ts';
 import { remeasureSites } from '../apps/server/src/modules/construction/measure.ts';
@@ -35,7 +35,7 @@ const LEVELS = ['I', 'II', 'III', 'IV'] as const;
  * databases (a fixed sequence), measured by the console's own code: their figures and pipe sets.
  */
 async function placeSitesAndAreas(db: Db, enterpriseId: number) {
-  const [box] = (await db.execute(sql`select min(minx)::float8 as x0, min(miny)::float8 as y0, max(maxx)::float8 as x1, max(maxy)::float8 as y1 from pipes where enterprise_id = ${enterpriseId}`)).rows as { x0: number; y0: number; x1: number; y1: number }[];
+  const [box] = await queryRows<{ x0: number; y0: number; x1: number; y1: number }>(db, sql`select min(minx)::float8 as x0, min(miny)::float8 as y0, max(maxx)::float8 as x1, max(maxy)::float8 as y1 from pipes where enterprise_id = ${enterpriseId}`);
   let seed = 42;
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const at = () => [box.x0 + random() * (box.x1 - box.x0), box.y0 + random() * (box.y1 - box.y0)];
@@ -62,7 +62,7 @@ async function placeSitesAndAreas(db: Db, enterpriseId: number) {
   }
   await remeasureSites(db, enterpriseId);
   await remeasureAreas(db, enterpriseId);
-  const [counts] = (await db.execute(sql`select (select count(*) from site_pipes where enterprise_id = ${enterpriseId})::int as site_pipes, (select count(*) from area_pipes where enterprise_id = ${enterpriseId})::int as area_pipes`)).rows as { site_pipes: number; area_pipes: number }[];
+  const [counts] = await queryRows<{ site_pipes: number; area_pipes: number }>(db, sql`select (select count(*) from site_pipes where enterprise_id = ${enterpriseId})::int as site_pipes, (select count(*) from area_pipes where enterprise_id = ${enterpriseId})::int as area_pipes`);
   return counts;
 }
 
@@ -77,9 +77,9 @@ export async function benchPipeRisk(say: (line: string) => void) {
     for (const [i, { database }] of databases.entries()) {
       const db = database.db;
       await seedDemo(db, { cityPipes: PIPES, settlementPoints: 0, assessRisk: false });
-      const [{ id }] = (await db.execute(sql`select id from enterprises order by id limit 1`)).rows as { id: number }[];
+      const [{ id }] = await queryRows<{ id: number }>(db, sql`select id from enterprises order by id limit 1`);
       // In batches: one update of a million rows runs PGlite out of memory (its foreign-key checks).
-      const [{ max }] = (await db.execute(sql`select max(id)::int as max from pipes`)).rows as { max: number }[];
+      const [{ max }] = await queryRows<{ max: number }>(db, sql`select max(id)::int as max from pipes`);
       for (let from = 0; from <= max; from += 100_000) await db.execute(sql`update pipes set enterprise_id = ${id} where id > ${from} and id <= ${from + 100_000} and enterprise_id <> ${id}`);
       // The network's statistics as an import leaves them (it analyses the loaded network), so the
       // sites' pipe searches plan on the box index as they do in use.

@@ -42,7 +42,7 @@ import { benchRequestLogging } from './logging.ts';
 import { benchAuditedWrites } from './audit.ts';
 import { benchReplicaReads } from './replica.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
-import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, loadEach, signedInHeaders, startConsoleServer, startHelloWorld, type Running } from './api.ts';
+import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, loadEach, openLoop, signedInHeaders, startConsoleServer, startHelloWorld, type Load, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
@@ -214,7 +214,11 @@ function tileAt(lon: number, lat: number, z: number) {
  * hello-world: permissions (every page load), the project list with its figures, the first page
  * of the pipe list, and a pipe tile over the first project (made once, then cached).
  */
-async function apiUnderLoad(server: Running, hello: Running, label: string, say: (line: string) => void, city?: [number, number, number, number]) {
+/** Users of the paced rows, each asking about once a second, and how long those rows run. */
+const USERS = CONNECTIONS;
+const PACED_SECONDS = 10;
+
+async function apiUnderLoad(server: Running, hello: Running, label: string, say: (line: string) => void, city?: [number, number, number, number], databaseUrl?: string) {
   const headers = await signedInHeaders(server.url, 'admin', 'Demo123456');
   const projects = (await (await fetch(`${server.url}/api/projects`, { headers })).json()).result as { bbox: number[] }[];
   const [minx, miny, maxx, maxy] = projects[0].bbox;
@@ -231,18 +235,34 @@ async function apiUnderLoad(server: Running, hello: Running, label: string, say:
   }
   if (!city) return;
   // Reads no cache answers (goal p99 < 50 ms): the pipe list with a filter new on every request
-  // (200,000 of them, none twice within the read cache's second), and every z14 tile over the city
-  // once each, in a shuffled order, as the first visitors after an import ask for them.
+  // (200,000 of them, none twice within the read cache's second), and z14 tiles over the city,
+  // each asked once, in a shuffled order, as the first visitors after an import ask for them.
+  // Each at 64 connections kept busy (autocannon: a queue kept full) and at 64 users' pace (a
+  // request a second each, at random moments), with the CPU each answer cost the server's process
+  // and, on PostgreSQL, the database.
   const filters = Array.from({ length: 200_000 }, (_, i) => `/api/pipelines?page=1&pageSize=20&diameterMin=${1 + (i % 2000)}&installYearMin=${1900 + Math.floor(i / 2000)}`);
-  const list = await loadEach(server.url, filters, headers);
-  say(`  ${label} ${'GET /api/pipelines, new filter'.padEnd(29)}: ours ${describeLoad(list)} (each request reaches the database)`);
   const tiles = sampleTiles(city, 14, 100_000);
   for (let i = tiles.length - 1; i > 0; i--) {
     const j = (i * 7919) % (i + 1);
     [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
   }
-  const made = await loadEach(server.url, tiles.map(([x, y]) => `/api/tiles/pipes/3857/14/${x}/${y}.pbf`), headers, tiles.length);
-  say(`  ${label} ${`z14 tiles, each made (${tiles.length})`.padEnd(29)}: ours ${describeLoad(made)} (each tile made from the database)`);
+  const tilePaths = tiles.map(([x, y]) => `/api/tiles/pipes/3857/14/${x}/${y}.pbf`);
+  const paced = Math.min(Math.floor(tilePaths.length / 2), USERS * PACED_SECONDS);
+  const reads: [string, () => Promise<Load>][] = [
+    ['GET /api/pipelines, new filter', () => loadEach(server.url, filters.slice(0, 100_000), headers)],
+    [`  the same, ${USERS} users' pace`, () => openLoop(server.url, filters.slice(100_000), headers, USERS, PACED_SECONDS)],
+    [`z14 tiles, each made (${tilePaths.length - paced})`, () => loadEach(server.url, tilePaths.slice(paced), headers, tilePaths.length - paced)],
+    [`  the same, ${USERS} users' pace (${paced})`, () => openLoop(server.url, tilePaths.slice(0, paced), headers, USERS, PACED_SECONDS)],
+  ];
+  const postgres = databaseUrl ? await postgresServer(databaseUrl) : undefined;
+  for (const [name, read] of reads) {
+    const [node0, database0] = [await cpuSeconds(server.pid), (await postgres?.cpuSeconds()) ?? 0];
+    const answered = await read();
+    const [node, database] = [(await cpuSeconds(server.pid)) - node0, ((await postgres?.cpuSeconds()) ?? 0) - database0];
+    const perAnswer = (s: number) => ((1000 * s) / Math.max(1, answered.answers)).toFixed(1);
+    const cpuSpent = postgres ? `${perAnswer(node + database)} ms CPU an answer (Node ${perAnswer(node)}, PostgreSQL ${perAnswer(database)})` : `${perAnswer(node)} ms CPU an answer (one process)`;
+    say(`  ${label} ${name.padEnd(29)}: ours ${describeLoad(answered)}, ${cpuSpent}`);
+  }
 }
 
 /**
@@ -437,7 +457,7 @@ async function main() {
     if (PARTS.has('api')) {
       const hello = await startHelloWorld();
       const api = await startConsoleServer({ dataDir: join(dir, 'api-pg'), databaseUrl: server.url });
-      await apiUnderLoad(api, hello, `${rows.toLocaleString('en')}, PostgreSQL`, (line) => millionApi.push(line), extent).finally(async () => {
+      await apiUnderLoad(api, hello, `${rows.toLocaleString('en')}, PostgreSQL`, (line) => millionApi.push(line), extent, server.url).finally(async () => {
         await api.stop();
         await hello.stop();
       });

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
+import { queryRows } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DEFAULT_SETTLEMENT_THRESHOLDS } from '@console/contract';
@@ -121,7 +122,7 @@ async function pipePointJoin(say: (line: string) => void, dir: string) {
     if (!(await postgisAvailable(server.url!))) return say('  peer PostGIS: skipped (needs Debian postgresql-15-postgis-3)');
     await seedDemo(server.database.db, { cityPipes: PIPES, settlementPoints: 0 });
     const city = generateCity({ pipes: PIPES });
-    const [water] = (await server.database.db.execute(sql`select id from enterprises order by id limit 1`)).rows as { id: number }[];
+    const [water] = await queryRows<{ id: number }>(server.database.db, sql`select id from enterprises order by id limit 1`);
     // Every segment of the city in the one enterprise analysed (the demo splits them between the water and gas utilities).
     await server.database.db.execute(sql`update pipes set enterprise_id = ${water.id}`);
     const datasetId = await seedDemoSettlement(server.database.db, city, { enterpriseId: water.id, projectId: null, points: POINTS });
@@ -142,8 +143,7 @@ async function pipePointJoin(say: (line: string) => void, dir: string) {
       const counts = new Map<number, number[]>();
       let after = 0;
       for (;;) {
-        const batch = await server.database.db.execute(sql`select id, geometry from ${pipes} where enterprise_id = ${water.id} and id > ${after} order by id limit 20000`);
-        const rows = batch.rows as { id: number | string; geometry: LineGeometry }[];
+        const rows = await queryRows<{ id: number | string; geometry: LineGeometry }>(server.database.db, sql`select id, geometry from ${pipes} where enterprise_id = ${water.id} and id > ${after} order by id limit 20000`);
         if (!rows.length) break;
         after = Number(rows[rows.length - 1].id);
         for (const r of rows) {

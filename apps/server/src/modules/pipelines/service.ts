@@ -108,7 +108,6 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery):
   return { ...empty, list: rows.slice(0, size), page: q.page, hasPrev: q.page > 1, hasNext: rows.length > size };
 }
 
-/** Every pipe matching the filters (no paging), for exports. */
 /** The (filtered) network in pages, by pipe id, for an export (the filters are checked before any page is read). */
 export async function pipePages(db: Db, enterpriseId: number, q: PipeFilters, size = EXPORT_PAGE) {
   const where = await conditions(db, enterpriseId, q);
@@ -126,7 +125,6 @@ export async function pipePages(db: Db, enterpriseId: number, q: PipeFilters, si
 }
 export type PipeRow = Awaited<ReturnType<typeof getPipe>>;
 
-/** Values to offer in the filters: materials in use (from the maintained counts). */
 /** Values for the filters: the materials and the networks the enterprise has pipes of (from the maintained counts). */
 export async function pipeFacets(db: Db, enterpriseId: number): Promise<{ materials: string[]; networks: NetworkType[] }> {
   const rows = await db
