@@ -259,10 +259,13 @@ async function apiUnderLoad(server: Running, hello: Running, label: string, say:
     const [node0, database0] = [await cpuSeconds(server.pid), (await postgres?.cpuSeconds()) ?? 0];
     const answered = await read();
     const [node, database] = [(await cpuSeconds(server.pid)) - node0, ((await postgres?.cpuSeconds()) ?? 0) - database0];
-    const perAnswer = (s: number) => ((1000 * s) / Math.max(1, answered.answers)).toFixed(1);
+    const perAnswer = (s: number) => ((1000 * s) / Math.max(1, answered.answers)).toFixed(2);
     const cpuSpent = postgres ? `${perAnswer(node + database)} ms CPU an answer (Node ${perAnswer(node)}, PostgreSQL ${perAnswer(database)})` : `${perAnswer(node)} ms CPU an answer (one process)`;
     say(`  ${label} ${name.padEnd(29)}: ours ${describeLoad(answered)}, ${cpuSpent}`);
   }
+  // The paced rows' floor: the same stream against hello-world (what the driver and the machine add).
+  const floor = await openLoop(hello.url, ['/'], {}, USERS, PACED_SECONDS);
+  say(`  ${label} ${"  hello-world at that pace".padEnd(29)}: ${describeLoad(floor)}`);
 }
 
 /**
