@@ -77,10 +77,14 @@ export const pipes = pgTable(
     index('pipes_main_box_idx').using('gist', bboxBox(t)).where(sql.raw(`"scale_class" <= ${PIPE_SCALE_CLASS.main}`)),
     // The pipe list pages in pipe id order (keyset): each filter it offers has an index that
     // either gives that order (network type, material) or narrows a rare match (diameter, year,
-    // a keyword anywhere in the id by trigrams). The diameter and year indexes each carry the other
-    // column, so a list filtered by both counts its matches from the index alone and stops at the
-    // cap (a bitmap scan would first read every match of one of them: 67 ms against 3 ms).
-    index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType, t.material, t.pipeId),
+    // a keyword anywhere in the id by trigrams). The network type's index has the pipe id before
+    // the material (checked in the index for both filters at once): with the material first, a
+    // page of one network past its last pipe walked every other network's pipes (42 ms against
+    // 0.9 ms for the drainage network's last page at 200,000 segments). The diameter and year
+    // indexes each carry the other column, so a list filtered by both counts its matches from the
+    // index alone and stops at the cap (a bitmap scan would first read every match of one of them:
+    // 67 ms against 3 ms).
+    index('pipes_enterprise_type_idx').on(t.enterpriseId, t.networkType, t.pipeId, t.material),
     index('pipes_enterprise_material_idx').on(t.enterpriseId, t.material, t.pipeId),
     index('pipes_enterprise_diameter_year_idx').on(t.enterpriseId, t.diameterMm, t.installYear),
     index('pipes_enterprise_year_diameter_idx').on(t.enterpriseId, t.installYear, t.diameterMm),
