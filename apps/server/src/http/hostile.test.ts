@@ -79,8 +79,8 @@ describe('a full disk', () => {
     if (mounted) test = await createTestApp({ dataDir: dir });
   });
   afterAll(async () => {
-    await test?.app.close();
-    await test?.database.close();
+    // Drops the scratch database and the test's own folder (its DATA_DIR is the small disk, unmounted below).
+    await test?.close();
     if (mounted) execFileSync('umount', [dir]);
     await rm(dir, { recursive: true, force: true });
   });
