@@ -208,7 +208,6 @@ export const describeLoad = (l: Omit<Load, 'answers'>) => `${Math.round(l.reques
 /** A load run with the CPU time the server's process spent on it. */
 export interface LoadWithCpu extends Load {
   cpu: number;
-  requests: number;
 }
 
 /** Runs `load` against `server`, counting its process's CPU-seconds meanwhile. */
@@ -216,7 +215,7 @@ export async function loadWithCpu(server: Running, path: string, headers: Record
   const before = await cpuSeconds(server.pid);
   const result = await load(`${server.url}${path}`, headers, request);
   const cpu = (await cpuSeconds(server.pid)) - before;
-  return { ...result, cpu, requests: result.requestsPerSecond * (request.seconds ?? SECONDS) };
+  return { ...result, cpu };
 }
 
 /**
@@ -242,5 +241,5 @@ export const meanWithCpu = (runs: LoadWithCpu[]) => ({
   p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
   p99: Math.max(...runs.map((r) => r.p99)),
   failures: runs.reduce((s, r) => s + r.failures, 0),
-  cpuPerThousand: (1000 * runs.reduce((s, r) => s + r.cpu, 0)) / runs.reduce((s, r) => s + r.requests, 0),
+  cpuPerThousand: (1000 * runs.reduce((s, r) => s + r.cpu, 0)) / runs.reduce((s, r) => s + r.answers, 0),
 });

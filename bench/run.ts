@@ -208,15 +208,15 @@ function tileAt(lon: number, lat: number, z: number) {
   return { z, x: Math.floor(((lon + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n) };
 }
 
+/** Users of the paced rows, each asking about once a second, and how long those rows run. */
+const USERS = CONNECTIONS;
+const PACED_SECONDS = 10;
+
 /**
  * Authenticated reads the console makes all the time, as the water utility's admin, each against
  * hello-world: permissions (every page load), the project list with its figures, the first page
  * of the pipe list, and a pipe tile over the first project (made once, then cached).
  */
-/** Users of the paced rows, each asking about once a second, and how long those rows run. */
-const USERS = CONNECTIONS;
-const PACED_SECONDS = 10;
-
 async function apiUnderLoad(server: Running, hello: Running, label: string, say: (line: string) => void, city?: [number, number, number, number], databaseUrl?: string) {
   const headers = await signedInHeaders(server.url, 'admin', 'Demo123456');
   const projects = (await (await fetch(`${server.url}/api/projects`, { headers })).json()).result as { bbox: number[] }[];

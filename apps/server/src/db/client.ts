@@ -47,7 +47,7 @@ function stopsWhenAborted(db: Db, signal: AbortSignal): Db {
 /** Work on one connection of a server's pool, its statement cancelled when `signal` aborts (the client went away). */
 export function cancellableOn(pool: import('pg').Pool, dbOf: (client: import('pg').PoolClient) => Db): Database['cancellable'] {
   // One drizzle instance per pooled connection, made on its first use: making one works out the
-  // relations of the whole schema, which cost every uncached list or tile request ~0.2 ms of Node.
+  // relations of the whole schema, which cost every uncached list or tile request ~0.3 ms of Node.
   const dbs = new WeakMap<import('pg').PoolClient, Db>();
   const dbFor = (client: import('pg').PoolClient) => {
     let db = dbs.get(client);
