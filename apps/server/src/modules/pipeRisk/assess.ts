@@ -104,6 +104,9 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
     // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
     // optimise 160 functions for seconds on every run.
     await t.execute(sql`set local jit = off`);
+    // The previous levels are joined whole (hashed or merged), not looked up a segment at a time
+    // (a million index probes were a third of step 1): in memory, with one assessment at a time.
+    await t.execute(sql`set local work_mem = '64MB'`);
     // One assessment at a time across enterprises: each ends by swapping its partition in, which
     // waits for every reader of pipe_risks, and two that each read it (their old levels) then
     // waited for the other's reads would deadlock. Taken before anything is read.
@@ -148,17 +151,24 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
         left join near n on n.pipe_row_id = p.id
         left join materials m on m.material = p.material
         where p.enterprise_id = ${enterpriseId}
-        offset 0)
+        offset 0),
+      -- Read whole (MATERIALIZED: never looked up per segment through its index).
+      old as materialized (select pipe_row_id, level, since from pipe_risks where enterprise_id = ${enterpriseId})
       select s.*, ${scoresCode} as scores, o.level as old_level, o.since as old_since
-      from scored s left join pipe_risks o on o.enterprise_id = ${enterpriseId} and o.pipe_row_id = s.pipe_row_id`);
+      from scored s left join old o on o.pipe_row_id = s.pipe_row_id`);
     // 2. L, C, R, the index and the mask depend on the ten scores alone: worked out once per
     // distinct set of scores the network holds (a few hundred), not per segment (numeric means per
     // segment were a third of the assessment). The means stay numeric, so a mean of exactly x.5
     // rounds up as the matrix expects.
+    // The segments of each set of scores by network, in the same pass: the figures by network and
+    // level come from these few hundred rows, not from the network again.
+    await t.execute(sql`create temp table risk_sets on commit drop as
+      select scores, network_type, count(*)::int as segments, ${sql.join(factors.map((f) => sql`min(${sql.raw(snake(f))}) as ${sql.raw(snake(f))}`), sql`, `)}
+      from risk_new group by scores, network_type`);
     await t.execute(sql`create temp table risk_grades on commit drop as
       with means as (
         select *, ${weightedMean(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood_mean, ${weightedMean(CONSEQUENCE_FACTORS, weights.consequence)} as consequence_mean
-        from (select scores, count(*) as segments, ${sql.join(factors.map((f) => sql`min(${sql.raw(snake(f))}) as ${sql.raw(snake(f))}`), sql`, `)} from risk_new group by scores) s),
+        from (select scores, sum(segments) as segments, ${sql.join(factors.map((f) => sql`min(${sql.raw(snake(f))}) as ${sql.raw(snake(f))}`), sql`, `)} from risk_sets group by scores) s),
       rated as (
         select scores, segments, ${rounded(sql.raw('likelihood_mean'))} as likelihood, ${rounded(sql.raw('consequence_mean'))} as consequence,
           round(likelihood_mean * consequence_mean, 2)::real as risk_index,
@@ -195,7 +205,7 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
       from risk_new n join risk_grades g on g.scores = n.scores join risk_ranks k on k.level = g.level and k.score = g.score and k.risk_index = g.risk_index`);
     const rows = await queryRows<{ network_type: string; level: RiskLevel; segments: number; masked: number }>(
       t,
-      sql`select n.network_type, g.level, count(*)::int as segments, count(*) filter (where g.masked)::int as masked from risk_new n join risk_grades g on g.scores = n.scores group by 1, 2`,
+      sql`select n.network_type, g.level, sum(n.segments)::int as segments, coalesce(sum(n.segments) filter (where g.masked), 0)::int as masked from risk_sets n join risk_grades g on g.scores = n.scores group by 1, 2`,
     );
     await buildIndexesLike(t, 'pipe_risks', load, { inTransaction: true });
     // Its statistics before anyone plans against it (the tiles and the list read it at once).
