@@ -48,6 +48,21 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_000) {
   }
 }
 
+/**
+ * Waits until the server is idle again: its health route (one database round trip) answers within
+ * 10 ms three times in a row. A run kept busy leaves queued work behind (the requests of the
+ * connections autocannon closed still run); a run measured right after would time that, not itself.
+ */
+export async function settled(server: Running, timeoutMs = 60_000) {
+  const started = Date.now();
+  for (let quick = 0; quick < 3 && Date.now() - started < timeoutMs; ) {
+    const asked = performance.now();
+    await fetch(`${server.url}/api/health`).then((r) => r.arrayBuffer());
+    quick = performance.now() - asked < 10 ? quick + 1 : 0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface Running {
   url: string;
   /** The server's process (its CPU time: cpuSeconds). */

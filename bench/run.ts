@@ -41,7 +41,7 @@ import { benchRequestLogging } from './logging.ts';
 import { benchAuditedWrites } from './audit.ts';
 import { benchReplicaReads } from './replica.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
-import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, loadEach, openLoop, signedInHeaders, startConsoleServer, startHelloWorld, type Load, type Running } from './api.ts';
+import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, loadEach, openLoop, settled, signedInHeaders, startConsoleServer, startHelloWorld, type Load, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
@@ -238,7 +238,8 @@ async function apiUnderLoad(server: Running, hello: Running, label: string, say:
   // each asked once, in a shuffled order, as the first visitors after an import ask for them.
   // Each at 64 connections kept busy (autocannon: a queue kept full) and at 64 users' pace (a
   // request a second each, at random moments), with the CPU each answer cost the server's process
-  // and, on PostgreSQL, the database.
+  // and, on PostgreSQL, the database. Each starts once the server is idle again (the run before
+  // a paced one, kept busy, leaves queued requests behind that would be timed as the paced run's).
   const filters = Array.from({ length: 200_000 }, (_, i) => `/api/pipelines?page=1&pageSize=20&diameterMin=${1 + (i % 2000)}&installYearMin=${1900 + Math.floor(i / 2000)}`);
   const tiles = sampleTiles(city, 14, 100_000);
   for (let i = tiles.length - 1; i > 0; i--) {
@@ -255,6 +256,7 @@ async function apiUnderLoad(server: Running, hello: Running, label: string, say:
   ];
   const postgres = databaseUrl ? await postgresServer(databaseUrl) : undefined;
   for (const [name, read] of reads) {
+    await settled(server);
     const [node0, database0] = [await cpuSeconds(server.pid), (await postgres?.cpuSeconds()) ?? 0];
     const answered = await read();
     const [node, database] = [(await cpuSeconds(server.pid)) - node0, ((await postgres?.cpuSeconds()) ?? 0) - database0];
