@@ -1,24 +1,13 @@
 /**
  * Rows packed into one bytea by SQL and read back in Node: a query that would return hundreds of
  * rows (a tile's pipes) returns one value, each row's fields as bytes one after the other, with no
- * per-row protocol message, text parse or row object. The SQL helpers and the reader agree on
- * each field's form (big-endian).
+ * per-row protocol message, text parse or row object. The SQL helpers that pack them
+ * (db/packedSql.ts) and the reader here agree on each field's form (big-endian).
  */
-import { fillPlaceholders, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
 import { isServerDatabase } from './copy.ts';
-
-/**
- * SQL: a text value as a 4-byte length (-1: null) and its UTF-8 bytes, by immutable functions only
- * (a generated column may use no other): the text with its backslashes doubled, decoded as
- * bytea's escape format, is its bytes in the database's encoding (UTF-8).
- */
-export const textBytes = (value: SQLWrapper) => sql`coalesce(int4send(octet_length(${value})) || decode(replace(${value}, '\\', '\\\\'), 'escape'), '\\xffffffff'::bytea)`;
-/** SQL: a whole number (-1: null; the numbers sent this way are never negative). */
-export const intBytes = (value: SQLWrapper) => sql`int4send(coalesce(${value}, -1))`;
-/** SQL: bytes after their 4-byte length. */
-export const withLength = (value: SQLWrapper) => sql`int4send(length(${value})) || ${value}`;
 
 /** Texts up to this many bytes are made into strings once per reader. */
 const SHORT_TEXT = 24;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isActionAllowed, ROLE_PERMISSIONS, ROLES, type Action, type PermissionId, type Role } from '@console/contract';
 import { as, login, useDemoServer } from '../testing/app.ts';
-import type { Access } from './context.ts';
+import type { Access } from '../requestContext.ts';
 
 const demo = useDemoServer();
 

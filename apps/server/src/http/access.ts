@@ -7,7 +7,7 @@ import { resolveToken } from '../modules/auth/service.ts';
 import { resolvePersonalToken, type PersonalTokenHolder } from '../modules/openData/tokens.ts';
 import { pickEnterprise, verifiedEnterprises } from '../modules/enterprises/service.ts';
 import { TtlCache } from './cache.ts';
-import type { Access, EnterpriseContext, SessionUser } from './context.ts';
+import type { Access, EnterpriseContext, SessionUser } from '../requestContext.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 
 /** How long a token's user and a user's memberships are reused before the database is asked again. */

@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Action, Language, PermissionId, Role } from '@console/contract';
+import type { FastifyReply } from 'fastify';
+import type { Language } from '@console/contract';
 import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
 import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
@@ -9,51 +9,7 @@ import type { ReadReplicas } from '../db/replicas.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
 import type { ReadCache } from './cache.ts';
-
-/** Who may call a route; checked by the access hook before the handler runs. */
-export type Access =
-  | { auth: 'public' }
-  | { auth: 'user' }
-  | { auth: 'platformAdmin' }
-  | {
-      auth: 'enterprise';
-      permission: [PermissionId, Action];
-      /** A data service read by other systems: a personal access token is taken too (header or query key). */
-      personal?: boolean;
-    };
-
-/**
- * What the audit trail records of a write beyond who, where and the outcome (modules/audit).
- * `state` reads the object as it stands: called before the handler and again after a success,
- * the two make the changed fields' before and after. `object` names it when the route's path
- * does not; `signIn` marks a sign-in attempt (the name tried is recorded, never the password).
- */
-export interface AuditConfig {
-  object?: string;
-  /** The object's id when it is not the route's first parameter (a project's thresholds: the body's projectId). */
-  objectId?: (request: FastifyRequest) => string | null;
-  state?: (request: FastifyRequest) => Promise<object | null | undefined>;
-  /**
-   * The route answers the object as saved: that is its state after, without reading it again.
-   * Without `state`, the handler notes the state before in `request.auditBefore` from its own
-   * write (a statement that returns what it replaced: no read before, exact under concurrent writes).
-   */
-  afterIsAnswer?: boolean;
-  signIn?: boolean;
-}
-
-export interface SessionUser {
-  id: number;
-  username: string;
-  realname: string;
-  avatar: string;
-  isPlatformAdmin: boolean;
-}
-
-export interface EnterpriseContext {
-  id: number;
-  role: Role;
-}
+import type { Access, AuditConfig, EnterpriseContext, SessionUser } from '../requestContext.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,7 +4,7 @@ import { type AnyPgColumn, bigint, bigserial, doublePrecision, index, integer, j
 import { PIPE_SCALE_CLASS, scaleClassExpression } from '../../geo/pipeScales.ts';
 import { type StoredGeometry, bbox, bboxBox, bytea, createdAt } from './common.ts';
 import { enterprises } from './enterprises.ts';
-import { intBytes, textBytes } from '../packed.ts';
+import { intBytes, textBytes } from '../packedSql.ts';
 
 /** The attributes of a pipe segment, shared by the network and the import staging table. */
 export const pipeAttributes = () => ({

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuditChange, AuditOutcome } from '@console/contract';
 import type { Db } from '../../db/client.ts';
-import type { Access, AuditConfig } from '../../http/context.ts';
+import type { Access, AuditConfig } from '../../requestContext.ts';
 import { AuditJournal, auditLine, refusesTheRecord, storeRecords, type AuditRow, type JournalFile, type JournalPlace } from './journal.ts';
 
 /**

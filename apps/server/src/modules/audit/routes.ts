@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditExportQuery, auditHistoryQuery, auditListQuery, type AuditFilters } from '@console/contract';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import type { Db } from '../../db/client.ts';

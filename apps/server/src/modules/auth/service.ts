@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accessTokens, loginKeys, personalTokens, users } from '../../db/schema.ts';
 import { clearAttempts, pruneThrottles, takeAttempt, THROTTLES } from '../../http/throttle.ts';
-import type { SessionUser } from '../../http/context.ts';
+import type { SessionUser } from '../../requestContext.ts';
 import { randomPrintable, randomToken, sha256 } from './crypto.ts';
 
 /** Token lifetime, the spec's 7 days. */

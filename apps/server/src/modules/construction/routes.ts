@@ -18,7 +18,7 @@ import {
   sitePhotoParams,
   watchBody,
 } from '@console/contract';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { withAuditState, withRowAudit } from '../audit/recorder.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { openIncidentPlaces } from '../alerts/incidents.ts';

@@ -3,7 +3,7 @@ import type { EnterpriseProfileInput, MapSettings, Role, UserEnterprise } from '
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { enterprises, mapSettings, memberships, users } from '../../db/schema.ts';
-import type { EnterpriseContext } from '../../http/context.ts';
+import type { EnterpriseContext } from '../../requestContext.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { likePattern } from '../../db/like.ts';
 import { rowOfJson } from '../../db/rows.ts';

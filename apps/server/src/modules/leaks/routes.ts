@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Action, assignBody, metricsQuery, findingBody, idParams, poiImportStartBody, poiListQuery, reopenBody, repairBody } from '@console/contract';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { uploadedFile } from '../../http/uploads.ts';

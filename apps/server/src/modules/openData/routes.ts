@@ -8,7 +8,7 @@ import { OPENAPI_TYPE } from '../../http/headers.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
 import { clientGone } from '../../http/context.ts';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { collectionOf, collectionsOf, type CollectionSource } from './collections.ts';
 import { CRS84, CRS_URIS } from './crs.ts';
 import { crsParameter, DEFAULT_LIMIT, itemsPage, MAX_LIMIT, numberMatched, parseItemsQuery, readFeature } from './features.ts';

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { PERSONAL_TOKEN_LIMIT, PERSONAL_TOKEN_PREFIX, type PersonalTokenCreate, type PersonalTokenItem } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { enterprises, personalTokens, users } from '../../db/schema.ts';
-import type { SessionUser } from '../../http/context.ts';
+import type { SessionUser } from '../../requestContext.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { randomToken, sha256 } from '../auth/crypto.ts';
 import { verifiedEnterprises } from '../enterprises/service.ts';

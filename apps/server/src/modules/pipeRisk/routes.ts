@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams, pipeRiskListQuery, riskWeightsBody, sensitiveImportStartBody, type Action, type RiskWeights } from '@console/contract';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import type { ImportLimits } from '../imports/jobs.ts';
 import { registerImportRoutes } from '../imports/routes.ts';
 import type { JobRunner } from '../imports/runner.ts';

@@ -1,7 +1,7 @@
 // A worker thread of a big pipe import (see import.ts): feature texts in, checked staging lines out.
 import type { PipeImportStart } from '@console/contract';
 import { reprojectToWgs84, type DetectedCrs } from '../imports/crs.ts';
-import type { CsvLayout } from '../imports/sources/csv.ts';
+import type { CsvLayout } from '../imports/sources/types.ts';
 import { recordReader } from '../imports/sources/records.ts';
 import { serveBatches } from '../imports/workers.ts';
 import { checkPipes, type CheckedPipes, type PipeTarget } from './rows.ts';

@@ -1,7 +1,7 @@
 // A worker thread of a big settlement import (see import.ts): CSV record texts in, checked binary COPY rows out.
 import type { SettlementImportStart } from '@console/contract';
 import { reprojectToWgs84, type DetectedCrs } from '../imports/crs.ts';
-import type { CsvLayout } from '../imports/sources/csv.ts';
+import type { CsvLayout } from '../imports/sources/types.ts';
 import { recordReader } from '../imports/sources/records.ts';
 import { serveBatches } from '../imports/workers.ts';
 import { addPoint, emptyPointBatch, readingPlan, sealPointBatch } from './rows.ts';

@@ -12,7 +12,7 @@ import {
   settlementWindowQuery,
   type Action,
 } from '@console/contract';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { withAuditState } from '../audit/recorder.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';

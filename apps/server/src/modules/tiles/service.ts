@@ -1,6 +1,7 @@
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { intBytes, PackedQuery, PackedRows, textBytes, withLength } from '../../db/packed.ts';
+import { PackedQuery, PackedRows } from '../../db/packed.ts';
+import { intBytes, textBytes, withLength } from '../../db/packedSql.ts';
 import { basemapFeatures, bboxBox, enterprises, pipeRisks, pipes } from '../../db/schema.ts';
 import { PIPE_SCALE_CLASS, scaleConditionAt } from '../../geo/pipeScales.ts';
 import { encodeTile, TILE_EXTENT, tileBBox, tileFeatures, TileLineCutter, type TileGrid } from '../../geo/tiles.ts';

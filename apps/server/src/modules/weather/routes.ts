@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Action, idParams, optionalNumber, optionalText } from '@console/contract';
-import type { Access } from '../../http/context.ts';
+import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { withAuditState } from '../audit/recorder.ts';
 import { requireEnterprise } from '../../http/access.ts';

@@ -6,7 +6,7 @@ import type { Geometry } from 'geojson';
 import type { MessageKey } from '@console/contract';
 import { crsOfSrid } from '../crs.ts';
 import { sniffEncoding } from './encoding.ts';
-import { MAX_FIELDS, refuseNul, tooManyFields, UnreadableFile, type Source, type SourceFeature } from './types.ts';
+import { MAX_FIELDS, refuseNul, tooManyFields, UnreadableFile, type CsvLayout, type Source, type SourceFeature } from './types.ts';
 
 const WKT_COLUMNS = /^(wkt|wkt_geom|geometry|geom|the_geom|shape)$/i;
 const LON_COLUMNS = /^(lon|lng|long|longitude|x|经度)$/i;
@@ -201,14 +201,6 @@ export async function openCsv(path: string): Promise<Source> {
       if (batch.length) yield { firstRow: row - batch.length, records: batch };
     },
   };
-}
-
-/** Where a CSV keeps its geometry and attributes (plain data: a worker thread gets it too). */
-export interface CsvLayout {
-  wktColumn: number;
-  lonColumn: number;
-  latColumn: number;
-  attributes: [name: string, index: number][];
 }
 
 /** A record's feature from its text (U+0000 looked for once in the whole record, then named by field). */

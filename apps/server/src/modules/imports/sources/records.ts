@@ -1,6 +1,7 @@
 // What a worker thread of an import loads to read its records: the two formats it is handed
 // (not every reader of sources/index.ts, nor what they load).
-import { recordFeature, type CsvLayout } from './csv.ts';
+import { recordFeature } from './csv.ts';
+import type { CsvLayout } from './types.ts';
 import { geoJsonFeature } from './geojson.ts';
 import type { SourceFeature } from './types.ts';
 

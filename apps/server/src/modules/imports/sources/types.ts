@@ -1,7 +1,14 @@
 import type { Geometry } from 'geojson';
 import type { ImportFormat, MessageKey } from '@console/contract';
 import type { DetectedCrs } from '../crs.ts';
-import type { CsvLayout } from './csv.ts';
+
+/** Where a CSV keeps its geometry and attributes (plain data: a worker thread gets it too). */
+export interface CsvLayout {
+  wktColumn: number;
+  lonColumn: number;
+  latColumn: number;
+  attributes: [name: string, index: number][];
+}
 
 /** One feature of an import file, in the file's own coordinate system. */
 export interface SourceFeature {
