@@ -5,7 +5,7 @@ import { uniqueViolation } from '../../db/errors.ts';
 import { acquisitions, projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { areasIntersect, bboxColumns, bboxOf, pointInArea } from '../../geo/geometry.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 
 type Acquisition = typeof acquisitions.$inferSelect;
 
@@ -27,7 +27,7 @@ export async function listAcquisitions(db: Db, enterpriseId: number, q: { from?:
   const rows = await db.select().from(acquisitions).where(and(...where)).orderBy(asc(acquisitions.acquiredAt));
   const list = await linkedProjects(db, enterpriseId, rows);
   if (q.projectId === undefined) return list;
-  await getProject(db, enterpriseId, q.projectId); // 404 for a project of another enterprise
+  await assertProject(db, enterpriseId, q.projectId); // 404 for a project of another enterprise
   return list.filter((a) => a.projects.some((p) => p.id === q.projectId));
 }
 

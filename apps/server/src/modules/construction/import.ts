@@ -12,7 +12,7 @@ import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { rememberWords, WordReader } from '../imports/words.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 import { figureColumns, measureSites, writeSitePipes, type SiteFigures } from './measure.ts';
 import { caseNear, defaultSiteNo, nextSiteIds, redetect } from './service.ts';
 
@@ -219,7 +219,7 @@ function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
 
 /** The mapping step's answer for a site delivery: checks it and starts the job in the background. */
 export async function startSiteImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, userId: number, options: SiteImportStart, onError: (error: unknown) => void) {
-  if (options.projectId !== undefined) await getProject(db, job.enterpriseId, options.projectId);
+  if (options.projectId !== undefined) await assertProject(db, job.enterpriseId, options.projectId);
   assertMappingFields(job, options.mapping);
   await rememberWords(db, job.enterpriseId, options.words);
   await assertNoRunningJob(db, job.enterpriseId, 'sites');

@@ -22,7 +22,7 @@ import { closest, grownBox, localFrame, placeCentre } from '../../geo/proximity.
 import { boxSql } from '../../geo/sql.ts';
 import { bboxBox } from '../../db/schema.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 import { figureColumns, measureSites, writeSitePipes } from './measure.ts';
 import { pipeSetLines, pipeSetPage } from '../pipelines/pipeSets.ts';
 import { likePattern } from '../../db/like.ts';
@@ -233,7 +233,7 @@ export async function redetect(tx: Db | Tx, site: Site, userId: number, detectio
  * SITE_MERGE_M of a known case goes to that case instead (reopening it when closed).
  */
 export async function createSite(db: Db, enterpriseId: number, userId: number, input: SiteInput) {
-  if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
+  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
   const columns = formColumns(input);
   const [figures] = await measureSites(db, enterpriseId, [{ geometry: columns.geometry, buildType: columns.buildType }]);
   const result = await db.transaction(async (tx) => {
@@ -262,7 +262,7 @@ export async function createSite(db: Db, enterpriseId: number, userId: number, i
 /** Saves a site's form and measures it again; its case stays where it is. */
 export async function updateSite(db: Db, enterpriseId: number, userId: number, id: number, input: SiteInput) {
   const site = await siteRow(db, enterpriseId, id);
-  if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
+  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
   const columns = formColumns(input);
   const [figures] = await measureSites(db, enterpriseId, [{ geometry: columns.geometry, buildType: columns.buildType }]);
   await db.transaction(async (tx) => {

@@ -12,7 +12,7 @@ import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { pipeBboxIntersects } from '../pipelines/queries.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 
 const FIELD_NAMES: Record<PoiImportField, string[]> = {
   poiNo: ['poino', 'poi_no', 'poi', 'poiid', 'poi_id', 'id', 'name', 'no', '编号', '兴趣点编号'],
@@ -161,7 +161,7 @@ function runPoiImport(db: Db, limits: ImportLimits, job: ImportJob, userId: numb
 
 /** The mapping step's answer for a POI delivery: checks it and starts the job in the background. */
 export async function startPoiImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, userId: number, options: PoiImportStart, onError: (error: unknown) => void) {
-  await getProject(db, job.enterpriseId, options.projectId);
+  await assertProject(db, job.enterpriseId, options.projectId);
   if (options.acquisitionId !== undefined) {
     const [acquisition] = await db.select({ id: acquisitions.id }).from(acquisitions).where(and(eq(acquisitions.id, options.acquisitionId), eq(acquisitions.enterpriseId, job.enterpriseId)));
     if (!acquisition) throw notFound('notFound.acquisition');

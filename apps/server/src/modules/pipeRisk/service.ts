@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import { pointInArea } from '../../geo/geometry.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
-import { getProject } from '../projects/service.ts';
+import { projectArea } from '../projects/service.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
 import { sitesNearPipe } from './sensitive.ts';
 
@@ -58,10 +58,7 @@ async function conditions(db: Db, enterpriseId: number, q: Omit<PipeRiskListQuer
   if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
   if (q.masked) where.push(eq(pipeRisks.masked, q.masked === 'true'));
   if (q.keyword) where.push(containsText(pipes.pipeId, q.keyword));
-  if (q.projectId !== undefined) {
-    const project = await getProject(db, enterpriseId, q.projectId);
-    where.push(project.area ? pipeInsideArea(project.area as AreaGeometry) : sql`false`);
-  }
+  if (q.projectId !== undefined) where.push(pipeInsideArea(await projectArea(db, enterpriseId, q.projectId)));
   return where;
 }
 

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { EXACT_LIST_LIMIT, NETWORK_TYPES, type AreaGeometry, type NetworkType, type ListPage, type PipeFilters, type PipeInput, type PipeListQuery } from '@console/contract';
+import { EXACT_LIST_LIMIT, NETWORK_TYPES, type NetworkType, type ListPage, type PipeFilters, type PipeInput, type PipeListQuery } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { pipeCounts, pipes, projects } from '../../db/schema.ts';
+import { pipeCounts, pipes } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { pipeInsideArea } from './queries.ts';
+import { projectArea } from '../projects/service.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { containsText } from '../../db/like.ts';
@@ -35,11 +36,7 @@ async function conditions(db: Db, enterpriseId: number, q: PipeFilters) {
   if (q.diameterMax !== undefined) where.push(lte(pipes.diameterMm, q.diameterMax));
   if (q.installYearMin !== undefined) where.push(gte(pipes.installYear, q.installYearMin));
   if (q.installYearMax !== undefined) where.push(lte(pipes.installYear, q.installYearMax));
-  if (q.projectId !== undefined) {
-    const [project] = await db.select({ area: projects.area }).from(projects).where(and(eq(projects.id, q.projectId), eq(projects.enterpriseId, enterpriseId)));
-    if (!project) throw notFound('notFound.project');
-    where.push(pipeInsideArea(project.area as AreaGeometry));
-  }
+  if (q.projectId !== undefined) where.push(pipeInsideArea(await projectArea(db, enterpriseId, q.projectId)));
   return and(...where)!;
 }
 

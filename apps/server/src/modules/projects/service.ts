@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AreaGeometry, ProjectInput } from '@console/contract';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { projects } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -72,8 +72,30 @@ function present(row: typeof projects.$inferSelect) {
   return { ...rest, bbox: [minx, miny, maxx, maxy] };
 }
 
+const projectOf = (enterpriseId: number, id: number) => and(eq(projects.id, id), eq(projects.enterpriseId, enterpriseId));
+
+/** Checks that the enterprise has the project (404 otherwise), reading nothing else of it: for a record or a request that names one. */
+export async function assertProject(db: Db | Tx, enterpriseId: number, id: number): Promise<void> {
+  const [row] = await db.select({ id: projects.id }).from(projects).where(projectOf(enterpriseId, id));
+  if (!row) throw notFound('notFound.project');
+}
+
+/** The enterprise's project's area, without the figures getProject works out; undefined when it has no such project. */
+export async function findProjectArea(db: Db | Tx, enterpriseId: number, id: number): Promise<AreaGeometry | undefined> {
+  const [row] = await db.select({ area: projects.area }).from(projects).where(projectOf(enterpriseId, id));
+  return row?.area as AreaGeometry | undefined;
+}
+
+/** The area that narrows a list to a project: 404 when the enterprise has no such project. */
+export async function projectArea(db: Db | Tx, enterpriseId: number, id: number): Promise<AreaGeometry> {
+  const area = await findProjectArea(db, enterpriseId, id);
+  if (!area) throw notFound('notFound.project');
+  return area;
+}
+
+/** A project with its figures (pipe length by network, POI counts). */
 export async function getProject(db: Db, enterpriseId: number, id: number) {
-  const [row] = await db.select().from(projects).where(and(eq(projects.id, id), eq(projects.enterpriseId, enterpriseId)));
+  const [row] = await db.select().from(projects).where(projectOf(enterpriseId, id));
   if (!row) throw notFound('notFound.project');
   const [project] = await withFigures(db, enterpriseId, [row]);
   return project;

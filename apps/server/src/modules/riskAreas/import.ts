@@ -11,7 +11,7 @@ import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { rememberWords, WordReader } from '../imports/words.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 import { formColumns, measureAreas, writeAreaPipes } from './service.ts';
 
 const FIELD_NAMES: Record<RiskAreaImportField, string[]> = {
@@ -127,7 +127,7 @@ function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: num
 }
 
 export async function startRiskAreaImport(db: Db, limits: ImportLimits, runner: JobRunner, job: ImportJob, userId: number, options: RiskAreaImportStart, onError: (error: unknown) => void) {
-  if (options.projectId !== undefined) await getProject(db, job.enterpriseId, options.projectId);
+  if (options.projectId !== undefined) await assertProject(db, job.enterpriseId, options.projectId);
   assertMappingFields(job, options.mapping);
   await rememberWords(db, job.enterpriseId, options.words);
   await assertNoRunningJob(db, job.enterpriseId, 'riskAreas');

@@ -23,7 +23,7 @@ import { grownBox, type Place } from '../../geo/proximity.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
 import { pipeSetLines, pipeSetPage, replacePipeSets } from '../pipelines/pipeSets.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 import { likePattern } from '../../db/like.ts';
 
 type RiskArea = typeof riskAreas.$inferSelect;
@@ -203,7 +203,7 @@ export function formColumns(input: RiskAreaInput, place: Place, measured: AreaMe
 }
 
 export async function createArea(db: Db, enterpriseId: number, userId: number, input: RiskAreaInput, via: 'created' | 'imported' = 'created') {
-  if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
+  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
   const place = areaPlace(input);
   const [measured] = await measureAreas(db, enterpriseId, [{ place, bufferM: input.bufferM }]);
   const id = await db.transaction(async (tx) => {
@@ -217,7 +217,7 @@ export async function createArea(db: Db, enterpriseId: number, userId: number, i
 
 export async function updateArea(db: Db, enterpriseId: number, userId: number, id: number, input: RiskAreaInput) {
   const area = await areaRow(db, enterpriseId, id);
-  if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
+  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
   const place = areaPlace(input);
   const [measured] = await measureAreas(db, enterpriseId, [{ place, bufferM: input.bufferM }]);
   await db.transaction(async (tx) => {

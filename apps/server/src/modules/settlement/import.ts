@@ -8,7 +8,7 @@ import { MAX_PROBLEMS, assertNoRunningJob, markFailed, markStarted, onJobFailed,
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
 import { WorkerPool } from '../imports/workers.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 import type { PointWorkerInit } from './import-worker.ts';
 import { createPointTable, dropPointTable, finishDataset } from './points.ts';
 import { addPoint, emptyPointBatch, readingPlan, sealPointBatch, type SealedPointBatch } from './rows.ts';
@@ -189,7 +189,7 @@ export async function startSettlementImport(
   analyse: (datasetId: number) => void,
   onError: (error: unknown) => void,
 ) {
-  if (options.projectId !== undefined) await getProject(db, job.enterpriseId, options.projectId);
+  if (options.projectId !== undefined) await assertProject(db, job.enterpriseId, options.projectId);
   if (!options.mapping.velocity) throw badRequest('import.mappingRequired', { target: 'velocity' });
   assertMappingFields(job, options.mapping);
   await assertNoRunningJob(db, job.enterpriseId, 'settlement');

@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Geometry } from 'geojson';
-import { EXACT_LIST_LIMIT, SETTLEMENT_LEVELS, type AreaGeometry, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
+import { EXACT_LIST_LIMIT, SETTLEMENT_LEVELS, type LineGeometry, type SettlementLevel, type SettlementResult, type SettlementResultDetail, type SettlementResultQuery } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { pipes, settlementResults } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { EXPORT_PAGE, exportFeatures, keysetPages, type ExportFormat } from '../exports/features.ts';
 import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
-import { getProject } from '../projects/service.ts';
+import { projectArea } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
 import { containsText } from '../../db/like.ts';
 
@@ -39,7 +39,7 @@ type Filters = Omit<SettlementResultQuery, 'page' | 'pageSize'>;
 /** The filters as SQL; a project narrows to the segments inside its area (checked to be the enterprise's). */
 async function conditions(db: Db, dataset: DatasetRow, query: Filters): Promise<SQL> {
   const where = [eq(settlementResults.datasetId, dataset.id), eq(settlementResults.run, dataset.analysisRun)];
-  if (query.projectId) where.push(pipeInsideArea((await getProject(db, dataset.enterpriseId, query.projectId)).area as AreaGeometry));
+  if (query.projectId) where.push(pipeInsideArea(await projectArea(db, dataset.enterpriseId, query.projectId)));
   if (query.level) where.push(eq(settlementResults.level, SETTLEMENT_LEVELS.indexOf(query.level)));
   if (query.networkType) where.push(eq(pipes.networkType, query.networkType));
   if (query.keyword) where.push(containsText(pipes.pipeId, query.keyword));

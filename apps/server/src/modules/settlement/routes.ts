@@ -20,7 +20,7 @@ import type { ImportLimits } from '../imports/jobs.ts';
 import { registerImportRoutes } from '../imports/routes.ts';
 import type { JobRunner } from '../imports/runner.ts';
 import { EXPORT_FORMATS } from '../exports/features.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject } from '../projects/service.ts';
 import type { SettlementAnalyses } from './analysis.ts';
 import { settlementFields, startSettlementImport, suggestSettlementMapping } from './import.ts';
 import { exportResults, flaggedSegments, getResult, listResults } from './results.ts';
@@ -154,7 +154,7 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
     async (request) => {
       const { projectId, ...values } = request.body;
       const enterpriseId = requireEnterprise(request).id;
-      if (projectId) await getProject(db, enterpriseId, projectId);
+      if (projectId) await assertProject(db, enterpriseId, projectId);
       return ok(request, await service.saveThresholds(db, enterpriseId, projectId, values));
     },
   );

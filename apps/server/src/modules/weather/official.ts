@@ -5,9 +5,8 @@ import { weatherWarningMessages, weatherWarnings, type ImportProblemRecord, type
 
 import { circlePolygon } from '../../geo/geometry.ts';
 import { problem } from '../imports/problems.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject, projectArea } from '../projects/service.ts';
 import { readCap, type CapMessage } from './cap.ts';
-import { projectArea } from './service.ts';
 import type { Tx } from '../../db/client.ts';
 import { warningTouches } from './touches.ts';
 
@@ -117,7 +116,7 @@ class MissingArea extends Error {
  * warning without a polygon or circle covers the project (or the circle round the place) given.
  */
 export async function importCap(db: Db, enterpriseId: number, input: { text: string; projectId?: number; lon?: number; lat?: number }) {
-  if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
+  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
   const read = readCap(input.text);
   if ('problems' in read) return read;
   const fallbackArea =

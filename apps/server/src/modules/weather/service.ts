@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AreaGeometry, WeatherHour } from '@console/contract';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
-import { projects, weatherHours, weatherPlaces, weatherWarnings, type ImportProblemRecord } from '../../db/schema.ts';
+import { weatherHours, weatherPlaces, weatherWarnings, type ImportProblemRecord } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { circlePolygon } from '../../geo/geometry.ts';
-import { getProject } from '../projects/service.ts';
+import { assertProject, findProjectArea } from '../projects/service.ts';
 import { problem } from '../imports/problems.ts';
 import { open, readFile, stat } from 'node:fs/promises';
 import { readIsdCsv, readOpenMeteoCsv, readOpenMeteoJson, readStationCsv, type ReadResult, type Refused } from './readers.ts';
@@ -53,15 +53,9 @@ export async function readWeatherFile(fileName: string, path: string, wholeMax: 
   return format === 'openMeteoJson' ? readOpenMeteoJson(text) : readOpenMeteoCsv(text);
 }
 
-/** A project's area within the enterprise, null when it has none. */
-export async function projectArea(db: Db | Tx, enterpriseId: number, projectId: number): Promise<AreaGeometry | null> {
-  const [project] = await db.select({ area: projects.area }).from(projects).where(and(eq(projects.id, projectId), eq(projects.enterpriseId, enterpriseId)));
-  return (project?.area as AreaGeometry | null | undefined) ?? null;
-}
-
 /** The area a place's warnings cover: its project's area, or a circle around it. */
 export async function placeArea(db: Db | Tx, enterpriseId: number, place: { projectId: number | null; lon: number; lat: number }): Promise<AreaGeometry> {
-  const area = place.projectId !== null ? await projectArea(db, enterpriseId, place.projectId) : null;
+  const area = place.projectId !== null ? await findProjectArea(db, enterpriseId, place.projectId) : undefined;
   return area ?? circlePolygon([place.lon, place.lat], PLACE_RADIUS_M);
 }
 
@@ -139,7 +133,7 @@ export async function importWeather(
   enterpriseId: number,
   input: { fileName: string; path: string; kind: 'observed' | 'forecast'; code?: string; name?: string; projectId?: number; lon?: number; lat?: number },
 ): Promise<{ places: number; placeId: number; hours: number; warnings: number } | Refused> {
-  if (input.projectId !== undefined) await getProject(db, enterpriseId, input.projectId);
+  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
   const read = await readWeatherFile(input.fileName, input.path, WHOLE_FILE_MAX);
   if ('problems' in read) return read;
   const single = read.stations.length === 1;
