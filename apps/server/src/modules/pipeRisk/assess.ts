@@ -156,15 +156,15 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
       old as materialized (select pipe_row_id, level, since from pipe_risks where enterprise_id = ${enterpriseId})
       select s.*, ${scoresCode} as scores, o.level as old_level, o.since as old_since
       from scored s left join old o on o.pipe_row_id = s.pipe_row_id`);
+    // The segments of each set of scores by network: a few hundred rows that the grades read
+    // instead of the network's, and from which the figures by network and level come.
+    await t.execute(sql`create temp table risk_sets on commit drop as
+      select scores, network_type, count(*)::int as segments, ${sql.join(factors.map((f) => sql`min(${sql.raw(snake(f))}) as ${sql.raw(snake(f))}`), sql`, `)}
+      from risk_new group by scores, network_type`);
     // 2. L, C, R, the index and the mask depend on the ten scores alone: worked out once per
     // distinct set of scores the network holds (a few hundred), not per segment (numeric means per
     // segment were a third of the assessment). The means stay numeric, so a mean of exactly x.5
     // rounds up as the matrix expects.
-    // The segments of each set of scores by network, in the same pass: the figures by network and
-    // level come from these few hundred rows, not from the network again.
-    await t.execute(sql`create temp table risk_sets on commit drop as
-      select scores, network_type, count(*)::int as segments, ${sql.join(factors.map((f) => sql`min(${sql.raw(snake(f))}) as ${sql.raw(snake(f))}`), sql`, `)}
-      from risk_new group by scores, network_type`);
     await t.execute(sql`create temp table risk_grades on commit drop as
       with means as (
         select *, ${weightedMean(LIKELIHOOD_FACTORS, weights.likelihood)} as likelihood_mean, ${weightedMean(CONSEQUENCE_FACTORS, weights.consequence)} as consequence_mean
