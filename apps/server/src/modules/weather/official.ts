@@ -5,7 +5,7 @@ import { weatherWarningMessages, weatherWarnings, type ImportProblemRecord, type
 
 import { circlePolygon } from '../../geo/geometry.ts';
 import { problem } from '../imports/problems.ts';
-import { assertProject, projectArea } from '../projects/service.ts';
+import { projectArea } from '../projects/service.ts';
 import { readCap, type CapMessage } from './cap.ts';
 import type { Tx } from '../../db/client.ts';
 import { warningTouches } from './touches.ts';
@@ -116,12 +116,12 @@ class MissingArea extends Error {
  * warning without a polygon or circle covers the project (or the circle round the place) given.
  */
 export async function importCap(db: Db, enterpriseId: number, input: { text: string; projectId?: number; lon?: number; lat?: number }) {
-  if (input.projectId !== undefined) await assertProject(db, enterpriseId, input.projectId);
-  const read = readCap(input.text);
-  if ('problems' in read) return read;
+  // The project's area read (404 for another enterprise's) before the file is.
   const fallbackArea =
     (input.projectId !== undefined ? await projectArea(db, enterpriseId, input.projectId) : null) ??
     (input.lon !== undefined && input.lat !== undefined ? circlePolygon([input.lon, input.lat], PLACE_RADIUS_M) : null);
+  const read = readCap(input.text);
+  if ('problems' in read) return read;
   const count = { issued: 0, updated: 0, cancelled: 0, known: 0 };
   try {
     await db.transaction(async (tx) => {

@@ -1,9 +1,8 @@
 // What a worker thread of an import loads to read its records: the two formats it is handed
 // (not every reader of sources/index.ts, nor what they load).
 import { recordFeature } from './csv.ts';
-import type { CsvLayout } from './types.ts';
 import { geoJsonFeature } from './geojson.ts';
-import type { SourceFeature } from './types.ts';
+import type { CsvLayout, SourceFeature } from './types.ts';
 
 /**
  * How a worker thread makes the feature of one record that a source's recordBatches gave: plain
