@@ -17,22 +17,17 @@ import './http/context.ts';
 import { envelope, serializePayload } from './http/envelope.ts';
 import { AppError } from './http/errors.ts';
 import { describeIssues } from './http/validation.ts';
-import { AccessCache, accessHook, routeAccess } from './http/access.ts';
-import { ChangeFeed } from './db/changes.ts';
-import { ReadCache } from './http/cache.ts';
+import { accessHook, routeAccess } from './http/access.ts';
 import { isDiskFull, registerUploads } from './http/uploads.ts';
 import { logRequest, withSafeSerializers } from './http/logging.ts';
 import { OPENAPI_TYPE, staticHeadersOf } from './http/headers.ts';
 import { refuseHostileInput } from './http/validation.ts';
-import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { smsRoutes } from './modules/sms/routes.ts';
 import { enterpriseRoutes } from './modules/enterprises/routes.ts';
 import { platformRoutes } from './modules/platform/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
-import { ReadReplicas } from './db/replicas.ts';
 import { registerAuditTrail } from './modules/audit/recorder.ts';
-import { AuditRetention } from './modules/audit/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
 import { pipelineRoutes } from './modules/pipelines/routes.ts';
@@ -40,8 +35,6 @@ import type { AfterPipeImport } from './modules/pipelines/import.ts';
 import { openDataRoutes } from './modules/openData/routes.ts';
 import { registerOpenDataCors } from './modules/openData/cors.ts';
 import { tileRoutes } from './modules/tiles/routes.ts';
-import { JobRunner } from './modules/imports/runner.ts';
-import { abandonIdleJobs } from './modules/imports/jobs.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { acquisitionRoutes } from './modules/acquisitions/routes.ts';
 import { leakRoutes } from './modules/leaks/routes.ts';
@@ -51,20 +44,17 @@ import type { BBox } from '@console/contract';
 import { remeasureSites } from './modules/construction/measure.ts';
 import { riskAreaRoutes } from './modules/riskAreas/routes.ts';
 import { weatherRoutes } from './modules/weather/routes.ts';
-import { WeatherSchedule } from './modules/weather/provider.ts';
 import { pipeRiskRoutes } from './modules/pipeRisk/routes.ts';
-import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
-import { AlertEngine } from './modules/alerts/engine.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
-import { ChannelOutbox } from './modules/channels/outbox.ts';
-import { ConsoleMetrics } from './modules/metrics/registry.ts';
 import { metricsRoutes } from './modules/metrics/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
-import { channelSenders } from './modules/channels/senders.ts';
 import { datavRoutes } from './modules/datav/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
+import { startServices } from './services.ts';
+import { failedForDatabase, unavailable } from './http/availability.ts';
+import type { SmsProvider } from './modules/sms/provider.ts';
 
 /**
  * The console's content security policy: its own scripts only; inline styles (antd writes its
@@ -134,72 +124,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('db', database.db);
   app.decorate('database', database);
-  // Heavy reads go to streaming replicas when DATABASE_READ_URL names some (a server database only).
-  const replicas = new ReadReplicas(database, database.kind === 'postgres' ? config.databaseReadUrls : [], {
-    maxLagBytes: config.readMaxLagBytes,
-    checkMs: config.readCheckMs,
-    onChange: (states) => app.log.warn({ replicas: states }, 'read replicas changed'),
-    onRead: (target) => metrics.heavyReads.inc({ target }),
-  });
-  const metrics = new ConsoleMetrics(database, () => replicas.states());
-  app.decorate('metrics', metrics);
-  await replicas.start();
-  app.decorate('replicas', replicas);
+  // The background services (replicas, change feed, imports, risk, alerts, channels, schedules) and the database watch.
+  const { replicas, metrics, changes, importRunner, pipeRisk, sms, outbox, alertEngine, watch } = await startServices(app, config, database, options.sms);
   // Every answer counted by its route's template (not its URL: the label sets stay bounded).
   const logging = { all: config.logRequests === 'all', slowMs: config.logSlowMs };
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     logRequest(request, reply.statusCode, reply.elapsedTime, logging);
     done();
-  });
-  const changes = new ChangeFeed(database);
-  await changes.start();
-  app.decorate('changes', changes);
-  app.decorate('access', new AccessCache(database.db, changes));
-  app.decorate('reads', new ReadCache(changes));
-  // Imports run in the background; closing the server stops them (they end as failed, writing nothing).
-  const importRunner = new JobRunner(database.db, changes);
-  app.decorate('imports', importRunner);
-  // Uploads left at the mapping step for an hour are removed (each enterprise's are also swept when it uploads or lists).
-  const sweepUploads = () => void abandonIdleJobs(database.db).catch((error) => app.log.error({ err: error }, 'sweeping abandoned uploads failed'));
-  const uploadSweeper = setInterval(sweepUploads, 10 * 60_000).unref();
-  sweepUploads();
-  // Enterprises whose weather comes from a service are fetched on their schedule (one instance each time).
-  const weatherSchedule = new WeatherSchedule(database.db);
-  weatherSchedule.start();
-  // Every pipe's composite risk, assessed again when what it is made of changes.
-  const pipeRisk = new PipeRiskJobs(database.db, app.log, config.riskDelayMs, metrics);
-  // A pipe import assesses the network itself, as the last step of its job (app.ts afterImport).
-  importRunner.whenFinished((job) => job.kind !== 'pipes' && pipeRisk.soon(job.enterpriseId, 'change'));
-  app.decorate('pipeRisk', pipeRisk);
-  // Alerts raised by the rules shortly after what they read changes, and every few minutes.
-  const sms = options.sms ?? localSmsProvider(database.db, app.log);
-  // Incidents announced to the enterprises' group robots and mail, sent after the step that caused them.
-  const outbox = new ChannelOutbox(database.db, channelSenders({ url: config.smtpUrl, from: config.smtpFrom }), { consoleUrl: config.consoleUrl, retryMs: config.channelRetryMs, robotHosts: config.robotHosts }, app.log);
-  outbox.start();
-  const alertEngine = new AlertEngine(database, sms, outbox, app.log, config.alertDelayMs, metrics);
-  await alertEngine.start(config.alertDelayMs > 0);
-  importRunner.whenFinished((job) => alertEngine.soon(job.enterpriseId));
-  pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
-  app.decorate('alerts', alertEngine);
-  // The audit trail's records past the retention time, removed by one server.
-  const auditRetention = new AuditRetention(
-    database.db,
-    config.auditRetentionDays,
-    (count) => metrics.auditPruned.inc(count),
-    (error) => app.log.error({ err: error }, 'pruning the audit trail failed'),
-  );
-  auditRetention.start();
-  app.addHook('onClose', async () => {
-    clearInterval(uploadSweeper);
-    await replicas.close();
-    await auditRetention.close();
-    await alertEngine.close();
-    await outbox.close();
-    await weatherSchedule.close();
-    await pipeRisk.idle();
-    await importRunner.close();
-    await changes.close();
   });
   app.decorateRequest('language', 'en-US');
   app.decorateRequest('user', null);
@@ -312,6 +244,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error.issues) {
       return reply.code(400).send(envelope(false, 400, describeIssues(error.issues, lang), null));
     }
+    // The database went away under the request: the server's state, not a crash (see http/availability.ts).
+    if (failedForDatabase(error, watch)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return unavailable(request, reply);
+    }
     // Disk full (the file system, or the database's: 53100) is the server's state, not a crash: reads go on.
     if (isDiskFull(error) || error.code === '53100' || isDiskFull(error.cause)) {
       request.log.error({ err: error }, 'disk full');
@@ -338,7 +275,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { database });
+      await api.register(healthRoutes, { database, watch });
       await api.register(authRoutes);
       await api.register(smsRoutes, { sms });
       await api.register(enterpriseRoutes, { prefix: '/enterprise' });

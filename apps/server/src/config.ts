@@ -12,6 +12,10 @@ export interface Config {
   readMaxLagBytes: number;
   /** How often the replicas' lag and answer are checked (ms). */
   readCheckMs: number;
+  /** How often a PostgreSQL server is asked whether it answers (ms; every second while it is away). */
+  dbCheckMs: number;
+  /** An answer later than this counts as the server away (a hung server; ms). */
+  dbTimeoutMs: number;
   /** Where embedded PGlite keeps its files (and, later, uploads). */
   dataDir: string;
   /** Built console to serve; unset or missing folder means API only. */
@@ -74,6 +78,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReadUrls: readUrls(env),
     readMaxLagBytes: megabytes(env, 'READ_MAX_LAG_MB', 16),
     readCheckMs: seconds(env, 'READ_CHECK_S', 1) * 1000 || 1000,
+    dbCheckMs: seconds(env, 'DB_CHECK_S', 2) * 1000 || 2000,
+    dbTimeoutMs: seconds(env, 'DB_TIMEOUT_S', 5) * 1000 || 5000,
     dataDir: resolve(env.DATA_DIR ?? resolve(ROOT, 'data')),
     webDist: resolve(env.WEB_DIST ?? resolve(ROOT, 'apps/web/dist')),
     icpNumber: env.ICP_NUMBER ?? '京ICP备00000000号',

@@ -12,7 +12,10 @@ import { remeasureSites } from './modules/construction/measure.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 
 const config = readConfig();
-const database = await openConfiguredDatabase(config);
+// A fault outside the process (the database going away under a background job) is logged, never
+// the end of the process: the database watch answers 503 meanwhile and resumes the work after.
+process.on('unhandledRejection', (reason) => console.error('unhandled rejection (the server goes on):', reason));
+const database = await openConfiguredDatabase(config, (error) => console.error(`waiting for the database: ${(error as Error).message}`));
 const seeded = await isEmpty(database.db);
 if (seeded) await seedDemo(database.db);
 

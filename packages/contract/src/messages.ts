@@ -99,6 +99,7 @@ const CORE_MESSAGES = {
   'notFound.joinRequest': { 'en-US': 'Join request not found', 'zh-CN': '加入申请不存在' },
   'error.internal': { 'en-US': 'Internal server error', 'zh-CN': '服务器内部错误' },
   'error.diskFull': { 'en-US': 'The server has no disk space left: nothing was kept. Try again later or tell your administrator', 'zh-CN': '服务器磁盘空间已满，未保存任何内容。请稍后重试或联系管理员' },
+  'error.databaseUnavailable': { 'en-US': 'The database cannot be reached; the server is retrying. Try again in a few seconds', 'zh-CN': '数据库暂时无法连接，服务器正在重试，请稍后再试' },
   'error.tooLarge': { 'en-US': 'The request body is too large', 'zh-CN': '请求内容过大' },
   'error.badBody': { 'en-US': 'The request body cannot be read', 'zh-CN': '请求内容无法解析' },
   'import.wordAnswer': { 'en-US': 'words: “{value}” is not a value of {field}', 'zh-CN': 'words：“{value}”不是 {field} 的可选值' },

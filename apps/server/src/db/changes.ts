@@ -10,6 +10,7 @@ import type { Database } from './client.ts';
  */
 export class Feed<T> {
   private readonly listeners = new Set<(message: T) => void>();
+  private readonly resumers = new Set<() => void>();
   private unlisten: (() => Promise<void>) | null = null;
   private readonly origin = randomUUID();
 
@@ -23,7 +24,17 @@ export class Feed<T> {
     this.unlisten = await this.database.listen(this.channel, (payload) => {
       const { origin, message } = JSON.parse(payload) as { origin: string; message: T };
       if (origin !== this.origin) this.deliver(message);
-    });
+    }, () => this.resumed());
+  }
+
+  /** Called when the listening connection was made again after it was lost: messages from other servers may have been missed meanwhile. */
+  onResume(listener: () => void) {
+    this.resumers.add(listener);
+  }
+
+  /** The database is back after an outage (or the listening connection was): whatever was missed is made good. */
+  resumed() {
+    for (const listener of this.resumers) listener();
   }
 
   /** Listens; answers the way to stop listening. */
@@ -37,6 +48,11 @@ export class Feed<T> {
     if (this.database.kind === 'postgres') {
       this.database.db.execute(sql`select pg_notify(${this.channel}, ${JSON.stringify({ origin: this.origin, message })})`).catch(() => {});
     }
+  }
+
+  /** Delivered in this process only. */
+  protected publishLocally(message: T) {
+    this.deliver(message);
   }
 
   private deliver(message: T) {
@@ -63,5 +79,7 @@ export interface Change {
 export class ChangeFeed extends Feed<Change> {
   constructor(database: Database) {
     super(database, 'console_changes');
+    // Changes made elsewhere while the feed was deaf: every cache drops everything.
+    this.onResume(() => this.publishLocally({ enterpriseId: null, access: true }));
   }
 }

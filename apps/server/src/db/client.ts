@@ -20,8 +20,15 @@ export interface Database {
    * started is dropped instead of waiting its turn for nobody.
    */
   cancellable<T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T>;
-  /** PostgreSQL server only: LISTEN on a channel over a connection of its own; returns the way to stop. */
-  listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * PostgreSQL server only: LISTEN on a channel over a connection of its own, connected again
+   * whenever it is lost (`onResumed` then: what was notified meanwhile is lost); returns the way to stop.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>>;
+  /** PostgreSQL server only: asks the server a trivial question on a connection of its own; rejects when it is away or late. */
+  probe?(timeoutMs: number): Promise<void>;
+  /** PostgreSQL server only: closes every connection of the pool (a hung server holds them; the pool makes new ones). */
+  dropConnections?(): void;
   /** PostgreSQL server only: the pool's connections (open, idle) and the requests waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Embedded database only: PGlite's own dump of its data directory (a gzip tarball), for backups. */
@@ -72,6 +79,57 @@ export function cancellableOn(pool: import('pg').Pool, dbOf: (client: import('pg
   };
 }
 
+/** How long a new connection may take (a hung server accepts the socket and never answers). */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a lost LISTEN connection waits before connecting again. */
+const LISTEN_RETRY_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own that is made again whenever it is lost (a restart, a
+ * failover), until stopped; `onResumed` after each reconnection, since notifications sent
+ * meanwhile were missed.
+ */
+async function listenAgainAndAgain(url: string, channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>> {
+  const { default: pg } = await import('pg');
+  let client: import('pg').Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (first: boolean) => {
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+    next.on('notification', (message) => message.channel === channel && message.payload !== undefined && onMessage(message.payload));
+    let lost = false;
+    const again = () => {
+      if (lost || stopped) return;
+      lost = true;
+      next.end().catch(() => {});
+      retry = setTimeout(() => void connect(false).catch(() => {}), LISTEN_RETRY_MS).unref();
+    };
+    next.on('error', again);
+    next.on('end', again);
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+    } catch (error) {
+      if (first) {
+        lost = true;
+        next.end().catch(() => {});
+        throw error;
+      }
+      again();
+      return;
+    }
+    if (stopped) return void next.end().catch(() => {});
+    client = next;
+    if (!first) onResumed?.();
+  };
+  await connect(true);
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}
+
 /**
  * Opens the database: a PostgreSQL server when `databaseUrl` is given, otherwise embedded
  * PGlite stored in `dataDir` (in memory when dataDir is null, as tests do).
@@ -80,20 +138,46 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+    // An idle connection the server closed (a restart, a failover) is an event, not a crash: the
+    // pool drops it and makes a new one; the database watch tells whether the server is away.
+    pool.on('error', () => {});
+    // pg takes its listener off a connection lent to a request: one lost while lent (between two
+    // statements of a transaction, say) would raise an 'error' nobody hears, which ends the process.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzle(pool, { schema }) as unknown as Db;
-    const listen = async (channel: string, onMessage: (payload: string) => void) => {
-      const client = new pg.Client({ connectionString: options.databaseUrl });
-      client.on('notification', (message) => message.channel === channel && message.payload !== undefined && onMessage(message.payload));
-      // A lost connection loses notifications only: caches still expire on their own.
-      client.on('error', () => {});
-      await client.connect();
-      await client.query(`listen ${channel}`);
-      return () => client.end();
+    const listen = (channel: string, onMessage: (payload: string) => void, onResumed?: () => void) => listenAgainAndAgain(options.databaseUrl!, channel, onMessage, onResumed);
+    let prober: import('pg').Client | null = null;
+    const probe = async (timeoutMs: number) => {
+      try {
+        if (!prober) {
+          const client = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, keepAlive: true });
+          client.on('error', () => {});
+          prober = client;
+          await client.connect();
+        }
+        await prober.query('select 1');
+      } catch (error) {
+        // A connection that failed once is not asked again: the next probe connects afresh.
+        (prober as unknown as { connection?: { stream?: { destroy(): void } } } | null)?.connection?.stream?.destroy();
+        prober = null;
+        throw error;
+      }
+    };
+    // pg's pool keeps its connections in `_clients` (no public way to close busy ones): each
+    // socket destroyed fails its running statement and leaves the pool.
+    const dropConnections = () => {
+      for (const client of (pool as unknown as { _clients: { connection?: { stream?: { destroy(): void } } }[] })._clients ?? []) {
+        client.connection?.stream?.destroy();
+      }
     };
     const cancellable = cancellableOn(pool, (client) => drizzle(client, { schema }) as unknown as Db);
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return { db, kind: 'postgres', close: () => pool.end(), listen, cancellable, poolStats };
+    const close = async () => {
+      (prober as unknown as { end(): Promise<void> } | null)?.end().catch(() => {});
+      await pool.end();
+    };
+    return { db, kind: 'postgres', close, listen, cancellable, poolStats, probe, dropConnections };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');

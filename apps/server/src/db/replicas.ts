@@ -64,6 +64,7 @@ export class ReadReplicas {
       const pool = new pg.Pool({ connectionString: url, max: 10 });
       // A replica that goes away must not take the server with it: the next check leaves it out.
       pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
       const name = `replica${i + 1}:${new URL(url).host}`;
       const cancellable = cancellableOn(pool, (client) => drizzle(client, { schema }) as unknown as Db);
       return { name, pool, db: drizzle(pool, { schema }) as unknown as Db, cancellable, replayed: null, state: { name, up: false, lagBytes: null, reason: 'not checked yet' } };

@@ -126,6 +126,11 @@ export class AlertEngine {
     return { raised, changed: changedOnly, escalated: escalatedIds };
   }
 
+  /** The database is back after an outage: every enterprise's rules run (checks asked for meanwhile failed). */
+  resume() {
+    void this.sweep();
+  }
+
   private async sweep() {
     const verified = await this.db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.status, 'verified')).catch(() => []);
     for (const { id } of verified) await this.check(id).catch((error) => this.log?.error({ err: error, enterpriseId: id }, 'alert sweep failed'));

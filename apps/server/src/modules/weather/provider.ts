@@ -148,8 +148,13 @@ export class WeatherSchedule {
   ) {}
 
   start() {
-    this.timer = setInterval(() => void (this.running = this.tick()), this.everyMs);
+    this.timer = setInterval(() => this.kick(), this.everyMs);
     this.timer.unref();
+  }
+
+  /** A round now (unless one runs); a round that fails (the database away) waits for the next. */
+  kick() {
+    this.running = this.running.then(() => this.tick()).catch(() => 0);
   }
 
   /** One round: claims the due sources and fetches them one after another. */
