@@ -98,4 +98,37 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !STANDBY)('read replicas: a st
     }
     await until(up, 'the restarted standby is used again', 30_000);
   });
+
+  it('a standby stopped under load: reads it fails are answered from the primary, none with 500', async () => {
+    await until(up, 'the standby is up');
+    const viewer = as(demo.app, await login(demo.app, 'viewer'), demo.ids.water);
+    const statuses = new Map<number, number>();
+    let running = true;
+    let n = 0;
+    // Eight users listing pipes with keywords of their own (no cached page answers them).
+    const user = async () => {
+      while (running) {
+        const i = n++;
+        const answer = await viewer({ method: 'GET', url: '/api/pipelines', query: { keyword: i % 2 ? `W-${i}` : String(i), pageSize: String(10 + (i % 10)) } });
+        statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+      }
+    };
+    const users = Array.from({ length: 8 }, user);
+    const replicaBefore = await reads('replica');
+    await until(async () => (await reads('replica')) > replicaBefore + 20, 'reads on the standby before it stops');
+    await run('bash', [SCRIPT, 'stop', new URL(STANDBY!).port]);
+    try {
+      await until(() => !up(), 'the stopped standby is left out');
+      const count = n;
+      await until(() => n > count + 40, 'reads go on after the stop');
+    } finally {
+      running = false;
+      await Promise.all(users);
+      await run('bash', [SCRIPT, 'start', new URL(STANDBY!).port]);
+    }
+    expect(statuses.get(500) ?? 0).toBe(0);
+    expect([...statuses.keys()].filter((s) => s >= 400)).toEqual([]);
+    expect(statuses.get(200)).toBeGreaterThan(60);
+    await until(up, 'the restarted standby is used again', 30_000);
+  });
 });

@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyRequest } from 'fastify';
 import * as schema from './schema.ts';
 import { cancellableOn, type Database, type Db } from './client.ts';
+import { isUnavailable } from './availability.ts';
 
 /**
  * Heavy reads sent to PostgreSQL streaming replicas (DATABASE_READ_URL), everything else to the
@@ -148,10 +149,35 @@ export class ReadReplicas {
     return this.pick(userId)?.db ?? this.primary.db;
   }
 
-  /** A heavy read on one connection, cancelled when the client goes away (`onReplica`: it is not the primary). */
-  cancellable<T>(userId: number | null | undefined, signal: AbortSignal, work: (db: Db, onReplica: boolean) => Promise<T>): Promise<T> {
+  /**
+   * A heavy read on one connection, cancelled when the client goes away (`onReplica`: it is not
+   * the primary). A replica that fails it for being away (stopped, restarting, its connection
+   * lost) is left out at once and the read is made again on the primary: the caller never sees
+   * a replica drop.
+   */
+  async cancellable<T>(userId: number | null | undefined, signal: AbortSignal, work: (db: Db, onReplica: boolean) => Promise<T>): Promise<T> {
     const replica = this.pick(userId);
-    return replica ? replica.cancellable(signal, (db) => work(db, true)) : this.primary.cancellable(signal, (db) => work(db, false));
+    if (!replica) return this.primary.cancellable(signal, (db) => work(db, false));
+    try {
+      return await replica.cancellable(signal, (db) => work(db, true));
+    } catch (error) {
+      if (signal.aborted || !isUnavailable(error)) throw error;
+      this.leaveOut(replica, error);
+      this.options.onRead?.('primary');
+      return this.primary.cancellable(signal, (db) => work(db, false));
+    }
+  }
+
+  /** A heavy read that is not streamed (a figure, a page): on a replica when one can serve it, else, or if it drops meanwhile, on the primary. */
+  read<T>(userId: number | null | undefined, work: (db: Db) => Promise<T>): Promise<T> {
+    return this.cancellable(userId, new AbortController().signal, (db) => work(db));
+  }
+
+  /** A replica that failed a read for being away: not used until a check finds it well again. */
+  private leaveOut(replica: Replica, error: unknown) {
+    if (!replica.state.up) return;
+    replica.state = { name: replica.name, up: false, lagBytes: null, reason: `not answering: ${(error as Error).message}` };
+    this.options.onChange?.(this.states());
   }
 
   async close() {

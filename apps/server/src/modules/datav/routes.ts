@@ -5,7 +5,6 @@ import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { openIncidentPlaces } from '../alerts/incidents.ts';
 import { datavOverview } from './service.ts';
-import { readDb } from '../../db/replicas.ts';
 
 const tags = ['datav'];
 const datav: { access: Access } = { access: { auth: 'enterprise', permission: ['datav', 'query'] } };
@@ -17,7 +16,7 @@ export const datavRoutes: FastifyPluginAsync = async (app) => {
   // Walls of screens ask together: one read per enterprise and second, dropped when its data changes.
   api.get('/overview', { config: datav, schema: { tags, summary: 'Network, leak, settlement, construction, weather, risk and alert figures, and the newest alerts' } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
-    return ok(request, await app.reads.read(enterpriseId, 'datav', () => datavOverview(readDb(request), enterpriseId)));
+    return ok(request, await app.reads.read(enterpriseId, 'datav', () => app.replicas.read(request.user?.id, (db) => datavOverview(db, enterpriseId))));
   });
   api.get('/alerts', { config: datav, schema: { tags, summary: 'The open incidents on the map, the gravest first' } }, async (request) => ok(request, await openIncidentPlaces(db, requireEnterprise(request).id)));
 };
