@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import { clientForHosts, parseHosts } from './hosts.ts';
 
 /** The Drizzle database, the same type whether it runs on PGlite or on a PostgreSQL server. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -89,13 +90,12 @@ const LISTEN_RETRY_MS = 1_000;
  * failover), until stopped; `onResumed` after each reconnection, since notifications sent
  * meanwhile were missed.
  */
-async function listenAgainAndAgain(url: string, channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>> {
-  const { default: pg } = await import('pg');
+async function listenAgainAndAgain(Client: typeof import('pg').Client, url: string, channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>> {
   let client: import('pg').Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
   const connect = async (first: boolean) => {
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+    const next = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     next.on('notification', (message) => message.channel === channel && message.payload !== undefined && onMessage(message.payload));
     let lost = false;
     const again = () => {
@@ -138,7 +138,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+    // Several hosts (libpq's multi-host URL): each connection finds the one that serves (db/hosts.ts).
+    const hosts = parseHosts(options.databaseUrl);
+    const Client = clientForHosts(hosts);
+    const url = hosts.urls[0];
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, Client });
     // An idle connection the server closed (a restart, a failover) is an event, not a crash: the
     // pool drops it and makes a new one; the database watch tells whether the server is away.
     pool.on('error', () => {});
@@ -146,12 +150,12 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     // statements of a transaction, say) would raise an 'error' nobody hears, which ends the process.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzle(pool, { schema }) as unknown as Db;
-    const listen = (channel: string, onMessage: (payload: string) => void, onResumed?: () => void) => listenAgainAndAgain(options.databaseUrl!, channel, onMessage, onResumed);
+    const listen = (channel: string, onMessage: (payload: string) => void, onResumed?: () => void) => listenAgainAndAgain(Client, url, channel, onMessage, onResumed);
     let prober: import('pg').Client | null = null;
     const probe = async (timeoutMs: number) => {
       try {
         if (!prober) {
-          const client = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, keepAlive: true });
+          const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, keepAlive: true });
           client.on('error', () => {});
           prober = client;
           await client.connect();
