@@ -7,9 +7,9 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,
-  // In CI one retry, so a test that fails once and then passes lands as "flaky" in the report
-  // (to be looked at) instead of sinking the run; locally every failure shows.
-  retries: process.env.CI ? 1 : 0,
+  // No retry: a test that fails once has found a race, and a retry would hide it.
+  retries: 0,
+  failOnFlakyTests: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

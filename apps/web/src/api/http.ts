@@ -2,6 +2,7 @@ import { notify } from '../utils/notify.ts';
 import { HEADERS, type Envelope } from '@console/contract';
 import i18n, { currentLanguage } from '../locales/index.ts';
 import { getToken, sessionStore, SESSION_KEYS } from '../utils/storage.ts';
+import { databaseDown } from './databaseState.ts';
 
 /** The spec's request timeout: 600000 ms. */
 export const REQUEST_TIMEOUT_MS = 600_000;
@@ -63,6 +64,8 @@ function headersFor(extra: Record<string, string> = {}): Headers {
 /** What a refused answer means for the whole console: 403 and 401 notices, the logout a lost session needs. */
 function refused(status: number | undefined, body: Envelope | undefined): HttpError {
   const t = i18n.t.bind(i18n);
+  // The server's database is away: one banner says so (components/DatabaseBanner), not a notice per request.
+  if (status === 503 && (body?.result as { retryAfter?: number } | null)?.retryAfter) databaseDown();
   if (status === 403) {
     notify.error({ key: `forbidden:${body?.message}`, message: t('http.forbidden'), description: body?.message });
   } else if (status === 401 && !getToken()) {

@@ -215,6 +215,7 @@ const enUS = {
     pageSize: 'Rows per page',
   },
   http: {
+    databaseDown: 'The database cannot be reached. The server is retrying; this page refreshes by itself when it is back.',
     forbidden: 'Forbidden',
     unauthorized: 'Unauthorized',
     unauthorizedDescription: 'Authorization verification failed',

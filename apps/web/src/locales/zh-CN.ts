@@ -217,6 +217,7 @@ const zhCN: Messages = {
     pageSize: '每页行数',
   },
   http: {
+    databaseDown: '数据库暂时无法连接，服务器正在重试；恢复后本页会自动刷新。',
     forbidden: '禁止访问',
     unauthorized: '未授权',
     unauthorizedDescription: '授权验证失败',

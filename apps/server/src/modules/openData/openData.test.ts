@@ -8,6 +8,7 @@ import { NETWORK_MAP_COLOR, PERSONAL_TOKEN_LIMIT } from '@console/contract';
 import { Writable } from 'node:stream';
 import { as, createTestApp, demoEnterpriseIds, login, useDemoServer } from '../../testing/app.ts';
 import { memberships, personalTokens, users } from '../../db/schema.ts';
+import { MAX_LIMIT, parseItemsQuery } from './features.ts';
 import { queryRows } from '../../db/client.ts';
 import { sha256 } from '../auth/crypto.ts';
 
@@ -374,6 +375,10 @@ describe('OGC API Features for desktop GIS and other sites', () => {
     const page = await read('/api/ogc/collections/pipes-water/items?limit=50000', token);
     expect(page.statusCode).toBe(200);
     expect(page.json().numberReturned).toBe(Math.min(10_000, page.json().numberMatched));
+    // The test city holds fewer than 10,000 pipes, so the page above cannot show the clamp: the
+    // query's reading can (a limit past the maximum is read as the maximum, not refused).
+    expect(parseItemsQuery({ properties: [] } as unknown as Parameters<typeof parseItemsQuery>[0], { limit: '50000' }).limit).toBe(MAX_LIMIT);
+    expect(parseItemsQuery({ properties: [] } as unknown as Parameters<typeof parseItemsQuery>[0], { limit: '9999' }).limit).toBe(9999);
     const landing = (await read('/api/ogc', token)).json();
     const desc = landing.links.find((l: { rel: string }) => l.rel === 'service-desc');
     const doc = await demo.app.inject({ method: 'GET', url: desc.href.replace(/^http:\/\/[^/]+/, '') });

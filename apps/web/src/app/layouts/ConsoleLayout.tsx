@@ -8,6 +8,7 @@ import { AvatarDropdown } from '../../components/AvatarDropdown.tsx';
 import { AlertBell } from '../../features/alerts/AlertBell.tsx';
 import { EnterpriseDropdown } from '../../components/EnterpriseDropdown.tsx';
 import { GlobalFooter } from '../../components/GlobalFooter.tsx';
+import { DatabaseBanner } from '../../components/DatabaseBanner.tsx';
 import { MultiTab } from '../../components/MultiTab.tsx';
 import { SelectLang } from '../../components/SelectLang.tsx';
 import { SettingsDrawer } from '../../components/SettingsDrawer.tsx';
@@ -197,6 +198,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
         footerRender={() => (meta?.hideFooter ? null : <GlobalFooter />)}
       >
         <div className={`layout-content${contentWidth === 'Fixed' ? ' layout-content-fixed' : ''}`}>
+          <DatabaseBanner />
           {settings.multiTab && <MultiTab />}
           {/* Remounting on an enterprise switch reloads the page's data for the new enterprise. */}
           <Outlet key={enterpriseID ?? 'none'} />
