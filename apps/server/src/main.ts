@@ -3,6 +3,7 @@ import { readConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { listenForMetrics } from './modules/metrics/routes.ts';
 import { openConfiguredDatabase } from './db/open.ts';
+import { DataDirInUse } from './db/dataDirLock.ts';
 import { demoSignInText, isEmpty, seedDemo } from './demo/seed.ts';
 import { failInterruptedJobs } from './modules/imports/jobs.ts';
 import { failInterruptedAnalyses } from './modules/settlement/analysis.ts';
@@ -15,7 +16,11 @@ const config = readConfig();
 // A fault outside the process (the database going away under a background job) is logged, never
 // the end of the process: the database watch answers 503 meanwhile and resumes the work after.
 process.on('unhandledRejection', (reason) => console.error('unhandled rejection (the server goes on):', reason));
-const database = await openConfiguredDatabase(config, (error) => console.error(`waiting for the database: ${(error as Error).message}`));
+const database = await openConfiguredDatabase(config, (error) => console.error(`waiting for the database: ${(error as Error).message}`)).catch((error) => {
+  if (!(error instanceof DataDirInUse)) throw error;
+  console.error(`refused: ${error.message}`);
+  process.exit(1);
+});
 const seeded = await isEmpty(database.db);
 if (seeded) await seedDemo(database.db);
 

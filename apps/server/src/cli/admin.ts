@@ -2,13 +2,15 @@ import { resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { readConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../db/open.ts';
+import { DataDirInUse } from '../db/dataDirLock.ts';
 import { users } from '../db/schema.ts';
 import { backup, restore, RestoreRefused } from '../modules/backup/archive.ts';
 
 /**
  * Platform administrators: `npm run admin -- grant <username>`, `revoke <username>`, `list`.
  * Backups: `npm run admin -- backup <file>` and `restore <file>` (into an empty instance).
- * With the embedded database, stop the server first (PGlite allows one process at a time).
+ * With the embedded database, stop the server first: PGlite allows one process at a time, and a
+ * command run while the server holds the data folder is refused (db/dataDirLock.ts).
  */
 const [command, username] = process.argv.slice(2);
 const usage = 'usage: npm run admin -- grant <username> | revoke <username> | list | backup <file> | restore <file>';
@@ -30,7 +32,11 @@ if (command === 'restore' && username) {
   process.exit();
 }
 
-const database = await openConfiguredDatabase(config);
+const database = await openConfiguredDatabase(config).catch((error) => {
+  if (!(error instanceof DataDirInUse)) throw error;
+  console.error(`refused: ${error.message}`);
+  process.exit(1);
+});
 try {
   if (command === 'backup' && username) {
     const manifest = await backup(database, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, file: resolve(process.env.INIT_CWD ?? process.cwd(), username) });

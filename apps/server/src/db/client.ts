@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
 import { clientForHosts, parseHosts } from './hosts.ts';
+import { holdDataDir } from './dataDirLock.ts';
 
 /** The Drizzle database, the same type whether it runs on PGlite or on a PostgreSQL server. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -188,8 +189,16 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   // pg_trgm: the pipe list's keyword search runs on a trigram index, as on a PostgreSQL server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
-  await client.waitReady;
+  // One process at a time on the folder (a second one harms it): refused before PGlite opens it.
+  const release = options.dataDir ? holdDataDir(options.dataDir) : () => {};
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
+    await client.waitReady;
+  } catch (error) {
+    release();
+    throw error;
+  }
   const db = drizzle(client, { schema }) as unknown as Db;
   // Each statement waits for the one before it: a statement of a request already gone is not run.
   const cancellable = async <T>(signal: AbortSignal, work: (db: Db) => Promise<T>): Promise<T> => {
@@ -200,7 +209,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const result = await client.query(`copy "${table.replaceAll('"', '""')}" to '/dev/blob'`);
     return Buffer.from((await result.blob?.arrayBuffer()) ?? new ArrayBuffer(0));
   };
-  return { db, kind: 'pglite', close: () => client.close(), cancellable, dumpDataDir: () => client.dumpDataDir('gzip'), copyOut };
+  const close = async () => {
+    await client.close();
+    release();
+  };
+  return { db, kind: 'pglite', close, cancellable, dumpDataDir: () => client.dumpDataDir('gzip'), copyOut };
 }
 
 /** Applies the migrations in src/db/migrations that the database has not seen yet. */

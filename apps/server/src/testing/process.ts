@@ -58,8 +58,12 @@ export async function startServerProcess(env: NodeJS.ProcessEnv) {
   child.stderr!.on('data', (chunk) => (output += chunk));
   const started = Date.now();
   while (!output.includes('is running')) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    if (Date.now() - started > 90_000) throw new Error(`server did not start: ${output}`);
+    const failed = child.exitCode !== null ? 'server exited' : Date.now() - started > 90_000 ? 'server did not start' : null;
+    if (failed) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`${failed}: ${output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const base = `http://127.0.0.1:${port}`;
