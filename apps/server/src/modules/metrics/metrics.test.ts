@@ -1,11 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { as, login, useDemoServer } from '../../testing/app.ts';
+import { as, createTestApp, login, useDemoServer } from '../../testing/app.ts';
 import { queryRows } from '../../db/client.ts';
 import { ConsoleMetrics } from './registry.ts';
-import { listenForMetrics, metricsRoutes } from './routes.ts';
+import { listenForMetrics } from './routes.ts';
 
 const TOKEN = 'scrape-0123456789abcdef';
 const demo = useDemoServer({ metricsToken: TOKEN });
@@ -54,11 +56,21 @@ describe('metrics', () => {
   });
 
   it('are not there at all without a token, and are served on an address of their own', async () => {
-    const bare = Fastify();
+    // A server with the console's pages and no METRICS_TOKEN: 404, not the console's page (its
+    // not-found handler serves the page for any other GET path).
+    const web = mkdtempSync(join(tmpdir(), 'console-web-'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>console</title>');
+    const plain = await createTestApp({ webDist: web });
+    try {
+      const bare = await plain.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(bare.statusCode).toBe(404);
+      expect(bare.headers['content-type']).toMatch(/json/);
+      expect((await plain.app.inject({ method: 'GET', url: '/project/list' })).body).toContain('<title>console</title>');
+    } finally {
+      await plain.close();
+      rmSync(web, { recursive: true, force: true });
+    }
     const metrics = new ConsoleMetrics(demo.database);
-    await bare.register(metricsRoutes, { metrics });
-    expect((await bare.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(404);
-    await bare.close();
 
     const server = await listenForMetrics(metrics, '127.0.0.1:0');
     try {

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import { translate } from '@console/contract';
+import { envelope } from '../../http/envelope.ts';
 import type { ConsoleMetrics } from './registry.ts';
 
 const PROMETHEUS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -13,7 +15,8 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  */
 export const metricsRoutes: FastifyPluginAsync<{ metrics: ConsoleMetrics; token?: string }> = async (app, { metrics, token }) => {
   app.get('/metrics', { config: { access: { auth: 'public' } }, schema: { hide: true } }, async (request, reply) => {
-    if (!token) return reply.callNotFound();
+    // Not the console's not-found handler: that serves the console's page for any GET path.
+    if (!token) return reply.code(404).send(envelope(false, 404, translate('notFound.route', request.language), null));
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!timingSafeEqual(digest(given), digest(token))) return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').type('text/plain').send('unauthorized\n');
     return reply.type(PROMETHEUS_TYPE).header('cache-control', 'no-store').send(await metrics.text());
