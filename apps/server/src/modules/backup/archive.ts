@@ -15,7 +15,9 @@ const run = promisify(execFile);
 
 /** The folders under DATA_DIR that hold what people kept (photos, attachments); uploads and imports are transient. */
 export const KEPT_FOLDERS = ['photos', 'attachments'];
-const FORMAT = 1;
+/** 2: the database dump is hashed in the manifest too (1 is still read, its dump unchecked). */
+const FORMAT = 2;
+const READABLE_FORMATS = [1, 2];
 /** The migrations this build brings: a backup made by a newer build is refused. */
 const BUILD_MIGRATIONS = (JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
 
@@ -28,7 +30,11 @@ export interface Manifest {
   migrations: number;
   tables: Record<string, number>;
   files: { path: string; size: number; sha256: string }[];
+  /** The database dump's name in the archive, size and SHA-256 (format 2 on). */
+  database?: { path: string; size: number; sha256: string };
 }
+
+const dumpName = (kind: Manifest['kind']) => (kind === 'postgres' ? 'database.dump' : 'database.pglite.tar.gz');
 
 /** A restore refused before anything was written, with why. */
 export class RestoreRefused extends Error {}
@@ -83,8 +89,10 @@ export async function backup(database: Database, options: { databaseUrl?: string
         manifest.files.push({ path, size: (await stat(source)).size, sha256: await sha256(source) });
       }
     }
+    const dump = join(work, dumpName(database.kind));
+    manifest.database = { path: dumpName(database.kind), size: (await stat(dump)).size, sha256: await sha256(dump) };
     await writeFile(join(work, 'manifest.json'), JSON.stringify(manifest, null, 2));
-    const entries = ['manifest.json', database.kind === 'postgres' ? 'database.dump' : 'database.pglite.tar.gz', ...(manifest.files.length ? ['files'] : [])];
+    const entries = ['manifest.json', dumpName(database.kind), ...(manifest.files.length ? ['files'] : [])];
     await tar.create({ gzip: true, file: options.file, cwd: work, portable: true }, entries);
     return manifest;
   } finally {
@@ -116,8 +124,6 @@ async function copyTables(source: Database, targetUrl: string) {
   await client.connect();
   try {
     await client.query('begin');
-    // Rows go in as they are (their triggers' work is in the rows copied): no trigger, no foreign key check mid-way.
-    await client.query('set local session_replication_role = replica');
     // Partitions made as data arrived (an enterprise's pipes) are made again, as the source has them.
     const partitions = await queryRows<{ name: string; parent: string; bound: string }>(
       source.db,
@@ -131,12 +137,26 @@ async function copyTables(source: Database, targetUrl: string) {
     }
     // Rows are copied table by table, partitions as the leaves they are (a parent holds none of its own).
     const leaves = await queryRows<{ name: string }>(source.db, sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by c.relname`);
+    // Rows go in as they are (their triggers' work is in the rows copied), in any order. As the
+    // database's owner, not a superuser (who alone may turn every trigger off for the session):
+    // the tables' own triggers are turned off, and the foreign keys dropped and made again after,
+    // which checks every row once; all in this one transaction.
+    const foreignKeys = (
+      await client.query<{ tbl: string; name: string; def: string }>(
+        `select conrelid::regclass::text as tbl, conname as name, pg_get_constraintdef(oid) as def from pg_constraint where contype = 'f' and connamespace = 'public'::regnamespace and conparentid = 0 order by 1, 2`,
+      )
+    ).rows;
+    for (const fk of foreignKeys) await client.query(`alter table ${fk.tbl} drop constraint ${pg.escapeIdentifier(fk.name)}`);
+    const tables = leaves.map((l) => pg.escapeIdentifier(l.name));
+    for (const table of tables) await client.query(`alter table ${table} disable trigger user`);
     // What the migrations wrote (default rows) gives way to the source's rows: all emptied at once, then filled.
-    if (leaves.length) await client.query(`truncate ${leaves.map((l) => pg.escapeIdentifier(l.name)).join(', ')}`);
+    if (tables.length) await client.query(`truncate ${tables.join(', ')}`);
     for (const { name } of leaves) {
       const text = await source.copyOut!(name);
       await pipeline(Readable.from([text]), client.query(from(`copy ${pg.escapeIdentifier(name)} from stdin`)));
     }
+    for (const table of tables) await client.query(`alter table ${table} enable trigger user`);
+    for (const fk of foreignKeys) await client.query(`alter table ${fk.tbl} add constraint ${pg.escapeIdentifier(fk.name)} ${fk.def}`);
     // Sequences continue after the rows copied.
     const serials = await client.query<{ table_name: string; column_name: string }>(`select table_name, column_name from information_schema.columns where table_schema = 'public' and column_default like 'nextval(%'`);
     for (const { table_name, column_name } of serials.rows) {
@@ -152,6 +172,135 @@ async function copyTables(source: Database, targetUrl: string) {
   }
 }
 
+/** The database of an archive into the target (checked empty): pg_restore, PGlite's dump, or PGlite's rows copied into a server. */
+async function restoreDatabase(manifest: Manifest, work: string, target: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  if (manifest.kind === 'postgres') {
+    // One transaction (all or nothing), as the target database's owner: the extension's comment,
+    // which only the extension's owner may set, is left out of pg_restore's list.
+    const dump = join(work, 'database.dump');
+    const { stdout } = await run('pg_restore', ['--list', dump], { maxBuffer: 1 << 26 });
+    let list = stdout.split('\n').filter((line) => !/ COMMENT - (EXTENSION|SCHEMA) /.test(line));
+    // The sorted box index's operator class (migration 0042) is a superuser's to make: without
+    // one, its indexes are made on the type's own operator class after the rest, as the
+    // migration does on such a server.
+    const sortedBoxes = !(await isSuperuser(target.databaseUrl!)) && list.some((line) => / OPERATOR CLASS public box_zorder_ops /.test(line));
+    let plainIndexes: string[] = [];
+    if (sortedBoxes) {
+      const { stdout: postData } = await run('pg_restore', ['--section=post-data', '--no-owner', '--no-acl', '-f', '-', dump], { maxBuffer: 1 << 28 });
+      const lines = postData.split('\n');
+      const names = new Set(lines.filter((l) => /^CREATE INDEX \S+ ON .* public\.box_zorder_ops\b/.test(l)).map((l) => l.split(' ')[2]));
+      const attaches = lines.filter((l) => /^ALTER INDEX \S+ ATTACH PARTITION public\.(\S+);$/.test(l) && names.has(/ATTACH PARTITION public\.(\S+);$/.exec(l)![1]));
+      plainIndexes = [...lines.filter((l) => l.startsWith('CREATE INDEX ') && names.has(l.split(' ')[2])).map((l) => l.replaceAll(' public.box_zorder_ops', '')), ...attaches];
+      list = list.filter((line) => !/ OPERATOR (CLASS|FAMILY) public box_zorder_ops /.test(line) && !(/ INDEX( ATTACH)? public (\S+) /.test(line) && names.has(/ INDEX(?: ATTACH)? public (\S+) /.exec(line)![1])));
+    }
+    await writeFile(join(work, 'restore.list'), list.join('\n'));
+    await run('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', '--single-transaction', '--use-list', join(work, 'restore.list'), '--dbname', target.databaseUrl!, dump], { maxBuffer: 1 << 24 });
+    const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: null });
+    try {
+      if (plainIndexes.length) await database.db.transaction(async (tx) => {
+        for (const statement of plainIndexes) await tx.execute(sql.raw(statement));
+      });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return database;
+  }
+  const dump = new Blob([await readFile(join(work, 'database.pglite.tar.gz'))]);
+  if (!target.databaseUrl) return openDatabase({ dataDir: join(target.dataDir, 'pglite'), loadDataDir: dump });
+  const source = await openDatabase({ dataDir: null, loadDataDir: dump });
+  try {
+    await migrateDatabase(source);
+    const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: null });
+    try {
+      await migrateDatabase(database);
+      await copyTables(source, target.databaseUrl);
+      return database;
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+async function isSuperuser(url: string): Promise<boolean> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ s: boolean }>('select rolsuper as s from pg_roles where rolname = current_user')).rows[0]?.s === true;
+  } finally {
+    await client.end();
+  }
+}
+
+/** What the console's schemas on a server hold (tables, functions, types, extensions, the migrations' schema), each as the statement's object name. Names come from the catalog. */
+async function serverObjects(url: string): Promise<Set<string>> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ o: string }>(`
+      select 'table ' || format('%I.%I', n.nspname, c.relname) as o from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'p', 'v', 'm', 'S') and not c.relispartition
+         and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('e', 'a', 'i'))
+      union all
+      select 'function ' || p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ('public', 'drizzle') and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+      union all
+      select 'type ' || format('%I.%I', n.nspname, t.typname) from pg_type t join pg_namespace n on n.oid = t.typnamespace
+       where n.nspname in ('public', 'drizzle') and t.typtype in ('e', 'd') and not exists (select 1 from pg_depend d where d.objid = t.oid and d.deptype = 'e')
+      union all
+      select 'extension ' || quote_ident(extname) from pg_extension
+      union all
+      select 'schema ' || quote_ident(nspname) from pg_namespace where nspname = 'drizzle'`);
+    return new Set(rows.map((r) => r.o));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops what a failed restore made on the server (what was not there before it), in an order that lets each go. */
+async function dropWhatIsNew(url: string, before: Set<string>) {
+  const made = [...(await serverObjects(url))].filter((o) => !before.has(o));
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const kind of ['table', 'function', 'type', 'extension', 'schema']) {
+      for (const object of made.filter((o) => o.startsWith(`${kind} `))) await client.query(`drop ${kind} if exists ${object.slice(kind.length + 1)} cascade`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** What is wrong with an archive tar could not read, in words (no stack, no path). */
+function damage(error: Error & { code?: string }): string {
+  if (error.name === 'ZlibError' || /^Z_/.test(error.code ?? '') || /zlib|incorrect header|invalid (block|distance|stored)|unexpected end/i.test(error.message)) return 'its compressed data is broken (a changed or missing byte)';
+  if (error.code === 'TAR_BAD_ARCHIVE' || /tar/i.test(error.code ?? '')) return 'it is not a complete tar archive';
+  return error.message.split('\n')[0];
+}
+
+/** The manifest, refused in words when it is missing or not one. */
+async function readManifest(path: string): Promise<Manifest> {
+  const text = await readFile(path, 'utf8').catch(() => null);
+  if (text === null) throw new RestoreRefused('the archive has no manifest.json: it is not a console backup, or it is damaged; nothing was written');
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    throw new RestoreRefused('manifest.json is damaged (not JSON); nothing was written');
+  }
+  const valid =
+    manifest && typeof manifest === 'object' && typeof manifest.format === 'number' && typeof manifest.migrations === 'number' &&
+    (manifest.kind === 'postgres' || manifest.kind === 'pglite') && manifest.tables && typeof manifest.tables === 'object' && Array.isArray(manifest.files);
+  if (!valid) throw new RestoreRefused('manifest.json is damaged (fields missing); nothing was written');
+  return manifest;
+}
+
 /**
  * Restores an archive into an empty instance: its manifest and every file's hash are checked first,
  * a backup from a newer build is refused; then the database (pg_restore into a server; PGlite's
@@ -161,46 +310,47 @@ async function copyTables(source: Database, targetUrl: string) {
 export async function restore(file: string, target: { databaseUrl?: string; dataDir: string }): Promise<{ manifest: Manifest; counts: Record<string, number> }> {
   const work = await mkdtemp(join(tmpdir(), 'console-restore-'));
   try {
-    await tar.extract({ file, cwd: work, strict: true });
-    const manifest = JSON.parse(await readFile(join(work, 'manifest.json'), 'utf8')) as Manifest;
-    if (manifest.format !== FORMAT) throw new RestoreRefused(`archive format ${manifest.format} is not one this build reads (${FORMAT})`);
+    await tar.extract({ file, cwd: work, strict: true }).catch((error: Error & { code?: string }) => {
+      throw new RestoreRefused(`the archive is damaged and was not read: ${damage(error)}; nothing was written`);
+    });
+    const manifest = await readManifest(join(work, 'manifest.json'));
+    if (!READABLE_FORMATS.includes(manifest.format)) throw new RestoreRefused(`archive format ${manifest.format} is not one this build reads (${FORMAT})`);
     if (manifest.migrations > BUILD_MIGRATIONS) throw new RestoreRefused(`the backup's schema (${manifest.migrations} migrations) is newer than this build's (${BUILD_MIGRATIONS}): restore it with the build that made it`);
     if (manifest.kind === 'postgres' && !target.databaseUrl) throw new RestoreRefused('a backup of a PostgreSQL server restores into a server: set DATABASE_URL');
+    if (manifest.format >= 2) {
+      const dump = manifest.database;
+      if (!dump || dump.path !== dumpName(manifest.kind) || (await sha256(join(work, dump.path)).catch(() => null)) !== dump.sha256) {
+        throw new RestoreRefused(`the database dump (${dumpName(manifest.kind)}) does not match the manifest: the archive is damaged; nothing was written`);
+      }
+    }
     for (const kept of manifest.files) {
       const path = join(work, 'files', kept.path);
       if (relative(join(work, 'files'), path).startsWith('..') || (await sha256(path).catch(() => null)) !== kept.sha256) throw new RestoreRefused(`file ${kept.path} does not match the manifest`);
     }
     await assertEmpty(target);
 
-    let database: Database;
-    if (manifest.kind === 'postgres') {
-      await run('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', '--dbname', target.databaseUrl!, join(work, 'database.dump')], { maxBuffer: 1 << 24 });
-      database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: null });
-    } else {
-      const dump = new Blob([await readFile(join(work, 'database.pglite.tar.gz'))]);
-      if (target.databaseUrl) {
-        const source = await openDatabase({ dataDir: null, loadDataDir: dump });
-        try {
-          await migrateDatabase(source);
-          database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: null });
-          await migrateDatabase(database);
-          await copyTables(source, target.databaseUrl);
-        } finally {
-          await source.close();
-        }
-      } else {
-        database = await openDatabase({ dataDir: join(target.dataDir, 'pglite'), loadDataDir: dump });
-      }
-    }
+    // A restore that fails leaves the target as it found it: on a server what it made is dropped
+    // again (it held no table before), under DATA_DIR what it wrote is removed.
+    const before = target.databaseUrl ? await serverObjects(target.databaseUrl) : null;
+    const written: string[] = [];
     try {
-      await migrateDatabase(database);
-      for (const kept of manifest.files) {
-        await mkdir(dirname(join(target.dataDir, kept.path)), { recursive: true });
-        await copyFile(join(work, 'files', kept.path), join(target.dataDir, kept.path));
+      const database = await restoreDatabase(manifest, work, target);
+      try {
+        await migrateDatabase(database);
+        for (const kept of manifest.files) {
+          await mkdir(dirname(join(target.dataDir, kept.path)), { recursive: true });
+          written.push(join(target.dataDir, kept.path));
+          await copyFile(join(work, 'files', kept.path), join(target.dataDir, kept.path));
+        }
+        return { manifest, counts: await tableCounts(database.db) };
+      } finally {
+        await database.close();
       }
-      return { manifest, counts: await tableCounts(database.db) };
-    } finally {
-      await database.close();
+    } catch (error) {
+      for (const path of written) await rm(path, { force: true });
+      if (target.databaseUrl && before) await dropWhatIsNew(target.databaseUrl, before);
+      else if (!target.databaseUrl) await rm(join(target.dataDir, 'pglite'), { recursive: true, force: true });
+      throw error;
     }
   } finally {
     await rm(work, { recursive: true, force: true });
