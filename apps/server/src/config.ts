@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   /** postgres://... to use a PostgreSQL server; unset for embedded PGlite. */
   databaseUrl?: string;
+  /** postgres://... of the role that owns the schema and runs the migrations (DATABASE_OWNER_URL); the server itself works as DATABASE_URL's role. */
+  databaseOwnerUrl?: string;
   /** postgres://... of streaming replicas for heavy reads (DATABASE_READ_URL, comma-separated); only with databaseUrl. */
   databaseReadUrls: string[];
   /** A replica further behind the primary's WAL than this is left out (bytes). */
@@ -75,6 +77,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_URL ? env.DATABASE_OWNER_URL || undefined : undefined,
     databaseReadUrls: readUrls(env),
     readMaxLagBytes: megabytes(env, 'READ_MAX_LAG_MB', 16),
     readCheckMs: seconds(env, 'READ_CHECK_S', 1) * 1000 || 1000,

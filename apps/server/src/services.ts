@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import { openDatabase, type Database } from './db/client.ts';
 import { ChangeFeed } from './db/changes.ts';
 import { ReadReplicas } from './db/replicas.ts';
 import { AccessCache } from './http/access.ts';
@@ -66,8 +66,10 @@ export async function startServices(app: FastifyInstance, config: Config, databa
   pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
   app.decorate('alerts', alertEngine);
   // The audit trail's records past the retention time, removed by one server.
+  // With two roles the application cannot delete audit records: the retention job runs as the owner.
+  const owner = config.databaseOwnerUrl ? await openDatabase({ databaseUrl: config.databaseOwnerUrl, dataDir: null }) : null;
   const auditRetention = new AuditRetention(
-    database.db,
+    (owner ?? database).db,
     config.auditRetentionDays,
     (count) => metrics.auditPruned.inc(count),
     (error) => app.log.error({ err: error }, 'pruning the audit trail failed'),
@@ -84,6 +86,7 @@ export async function startServices(app: FastifyInstance, config: Config, databa
     clearInterval(uploadSweeper);
     await replicas.close();
     await auditRetention.close();
+    await owner?.close();
     await alertEngine.close();
     await outbox.close();
     await weatherSchedule.close();

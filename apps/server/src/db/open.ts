@@ -2,6 +2,18 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { isUnavailable } from './availability.ts';
 import { migrateDatabase, openDatabase, type Database } from './client.ts';
+import { handOverToApplication, roleOf } from './roles.ts';
+
+/** The migrations run as the schema's owner, who then hands the application what it works with (db/roles.ts). */
+async function migrateAsOwner(ownerUrl: string, application: string) {
+  const owner = await openDatabase({ databaseUrl: ownerUrl, dataDir: null });
+  try {
+    await migrateDatabase(owner);
+    await handOverToApplication(owner.db, application);
+  } finally {
+    await owner.close();
+  }
+}
 
 /** How long a start waits between tries while the PostgreSQL server does not answer. */
 const START_RETRY_MS = 2_000;
@@ -16,7 +28,8 @@ export async function openConfiguredDatabase(config: Config, onWait?: (error: un
     let database: Database | null = null;
     try {
       database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
-      await migrateDatabase(database);
+      if (config.databaseOwnerUrl) await migrateAsOwner(config.databaseOwnerUrl, await roleOf(database.db));
+      else await migrateDatabase(database);
       return database;
     } catch (error) {
       await database?.close().catch(() => {});
