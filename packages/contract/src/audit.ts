@@ -5,7 +5,7 @@ import { optionalDateTime, optionalNumber, optionalText } from './fields.ts';
  * The audit trail: every write through the API and every sign-in attempt, kept append-only
  * (the database refuses to change or delete a record younger than the retention floor).
  */
-export const AUDIT_KINDS = ['write', 'signIn'] as const;
+export const AUDIT_KINDS = ['write', 'signIn', 'export'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 /** ok: done; refused: the caller's mistake or a rule said no (4xx, or an envelope with success false); failed: the server's (5xx). */

@@ -19,6 +19,8 @@ export async function handOverToApplication(owner: Db, application: string) {
   await owner.execute(sql`grant usage, create on schema public to ${role}`);
   await owner.execute(sql`grant usage on schema drizzle to ${role}`);
   await owner.execute(sql`grant select on all tables in schema drizzle to ${role}`);
+  // pg_dump (a backup made as the application) reads every sequence's value.
+  await owner.execute(sql`grant select on all sequences in schema drizzle to ${role}`);
   const tables = await queryRows<{ name: string; owner: string }>(
     owner,
     sql`select c.relname as name, pg_get_userbyid(c.relowner) as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -35,13 +37,13 @@ export async function handOverToApplication(owner: Db, application: string) {
     }
     if (table.owner !== application) await owner.execute(sql`alter table ${name} owner to ${role}`);
   }
-  // The audit trail's id sequence: the application draws ids for its inserts.
+  // The audit trail's id sequence: the application draws ids for its inserts (and a backup reads it).
   const sequences = await queryRows<{ name: string }>(
     owner,
     sql`select s.relname as name from pg_class s join pg_depend d on d.objid = s.oid and d.deptype = 'a' join pg_class t on t.oid = d.refobjid
         where s.relkind = 'S' and t.relname in (${sql.join(APPEND_ONLY.map((t) => sql`${t}`), sql`, `)})`,
   );
-  for (const { name } of sequences) await owner.execute(sql`grant usage on sequence ${sql.identifier(name)} to ${role}`);
+  for (const { name } of sequences) await owner.execute(sql`grant usage, select on sequence ${sql.identifier(name)} to ${role}`);
 }
 
 const currentUser = async (db: Db) => (await queryRows<{ name: string }>(db, sql`select current_user as name`))[0].name;

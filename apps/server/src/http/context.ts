@@ -8,6 +8,7 @@ import type { ConsoleMetrics } from '../modules/metrics/registry.ts';
 import type { ReadReplicas } from '../db/replicas.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { AccessCache } from './access.ts';
+import type { AuditRow } from '../modules/audit/journal.ts';
 import type { ReadCache } from './cache.ts';
 import type { Access, AuditConfig, EnterpriseContext, SessionUser } from '../requestContext.ts';
 
@@ -40,7 +41,7 @@ declare module 'fastify' {
     /** Streaming replicas for heavy reads (db/replicas.ts readDb). */
     replicas: ReadReplicas;
     /** The audit trail's writer (modules/audit/recorder.ts), absent when AUDIT_TRAIL=off: a read of the trail waits for the records made so far. */
-    auditTrail?: { flushed(): Promise<void> };
+    auditTrail?: { flushed(): Promise<void>; record(row: AuditRow): void };
   }
   interface FastifyContextConfig {
     access?: Access;

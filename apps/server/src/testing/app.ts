@@ -11,7 +11,8 @@ import { buildApp, type AppOptions } from '../app.ts';
 import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
 import { smsOutbox } from '../db/schema.ts';
 import { DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
-import { createScratchDatabase } from './databases.ts';
+import { createScratchDatabase, createScratchDatabaseWithRoles } from './databases.ts';
+import { handOverToApplication, roleOf } from '../db/roles.ts';
 
 export { DEMO_PASSWORD };
 
@@ -25,6 +26,8 @@ export interface TestApp {
   dataDir: string;
   /** The scratch database's URL on a PostgreSQL server; undefined on the embedded one. */
   databaseUrl?: string;
+  /** With TEST_DATABASE_ROLES=two: the owner role's URL (the server works as another role). */
+  ownerUrl?: string;
   close(): Promise<void>;
 }
 
@@ -36,18 +39,31 @@ export async function createTestApp(overrides: Partial<Config> = {}, logger: App
   const serverUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
+  let ownerUrl: string | undefined;
   if (serverUrl) {
-    const scratch = await createScratchDatabase(serverUrl, 'console_test');
+    // TEST_DATABASE_ROLES=two: the server works as an application role, the migrations run as the owner (CI).
+    const scratch = process.env.TEST_DATABASE_ROLES === 'two' ? await createScratchDatabaseWithRoles(serverUrl, 'console_test') : await createScratchDatabase(serverUrl, 'console_test');
     databaseUrl = scratch.url;
+    ownerUrl = 'ownerUrl' in scratch ? (scratch.ownerUrl as string) : undefined;
     dropDatabase = scratch.drop;
   }
   const database = await openDatabase({ databaseUrl, dataDir: null });
-  await migrateDatabase(database);
+  if (ownerUrl) {
+    const owner = await openDatabase({ databaseUrl: ownerUrl, dataDir: null });
+    try {
+      await migrateDatabase(owner);
+      await handOverToApplication(owner.db, await roleOf(database.db));
+    } finally {
+      await owner.close();
+    }
+  } else {
+    await migrateDatabase(database);
+  }
   // A small demo city keeps every test file's database quick to make.
   await seedDemo(database.db, { cityPipes: TEST_CITY_PIPES });
   const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
   // No assessment of the network behind a test's back (a test asks for one, or sets a delay).
-  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, alertDelayMs: 0, ...overrides };
+  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: ownerUrl, ...overrides };
   // 'standby': the same scratch database on the hot standby of TEST_DATABASE_READ_URL (scripts/standby.sh).
   if (config.databaseReadUrls[0] === 'standby' && databaseUrl && process.env.TEST_DATABASE_READ_URL) {
     const replica = new URL(process.env.TEST_DATABASE_READ_URL);
@@ -61,6 +77,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logger: App
     database,
     dataDir,
     databaseUrl,
+    ownerUrl,
     async close() {
       await app.close();
       await database.close();
@@ -147,6 +164,8 @@ export interface DemoServer {
   readonly database: Database;
   readonly dataDir: string;
   readonly databaseUrl?: string;
+  /** With TEST_DATABASE_ROLES=two: the owner role's URL. */
+  readonly ownerUrl?: string;
   /** Ids of the demo enterprises. */
   readonly ids: DemoIds;
 }
@@ -173,6 +192,9 @@ export function useDemoServer(overrides: Partial<Config> = {}): DemoServer {
     },
     get databaseUrl() {
       return test!.databaseUrl;
+    },
+    get ownerUrl() {
+      return test!.ownerUrl;
     },
     get ids() {
       return ids!;

@@ -450,7 +450,7 @@ const enUS = {
     user: 'User',
     enterprise: 'Enterprise',
     kind: 'Kind',
-    kinds: { write: 'Change', signIn: 'Sign-in' },
+    kinds: { write: 'Change', signIn: 'Sign-in', export: 'Export' },
     action: 'Action',
     object: 'Object',
     objectId: 'Object id',

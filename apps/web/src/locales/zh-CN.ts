@@ -452,7 +452,7 @@ const zhCN: Messages = {
     user: '用户',
     enterprise: '企业',
     kind: '类型',
-    kinds: { write: '变更', signIn: '登录' },
+    kinds: { write: '变更', signIn: '登录', export: '导出' },
     action: '操作',
     object: '对象',
     objectId: '对象编号',

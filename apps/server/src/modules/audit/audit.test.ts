@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { as, login, loginResponse, useDemoServer } from '../../testing/app.ts';
 import { auditEvents } from '../../db/schema.ts';
 import { pruneAudit } from './service.ts';
+import { openDatabase } from '../../db/client.ts';
 import { AuditJournal, JOURNAL_HOST } from './journal.ts';
 import { AuditWriter } from './recorder.ts';
 import { auditJournalMarks } from '../../db/schema.ts';
@@ -77,6 +78,61 @@ describe('audit trail', () => {
     expect(refused.list[0]).toMatchObject({ outcome: 'refused', username: 'admin' });
   });
 
+  it('loses no record to hostile input: U+0000 in a field name or a header, a body past the stack, a body that is not an object, a body too large', async () => {
+    const admin = await login(demo.app, 'admin');
+    const ask = as(demo.app, admin, demo.ids.water);
+    const recorded = async (route: string) => {
+      await demo.app.auditTrail!.flushed();
+      return ((await demo.database.db.execute(sql`select outcome, status, changes, user_agent from audit_events where route = ${route} order by id desc limit 1`)) as unknown as { rows: { outcome: string; status: number; changes: Record<string, unknown> | null; user_agent: string | null }[] }).rows[0];
+    };
+    const failuresBefore = (await demo.app.metrics.auditFailures.get()).values[0]?.value ?? 0;
+
+    // U+0000 in a field's name and in the user agent.
+    const named = await ask({ method: 'PUT', url: '/api/pipe-risk/weights', payload: { 'leak\u0000weight': 1 }, headers: { 'user-agent': 'curl\u0000/8' } });
+    expect(named.statusCode).toBe(400);
+    expect(await recorded('/api/pipe-risk/weights')).toMatchObject({ outcome: 'refused', status: 400, changes: { 'leak\ufffdweight': { after: 1 } } });
+    // Nested 5,000 deep: refused as too deep, and recorded with the value described.
+    const deep = `{"weights":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect((await ask({ method: 'PUT', url: '/api/settlement/bands', payload: deep, headers: { 'content-type': 'application/json' } })).statusCode).toBe(400);
+    expect(await recorded('/api/settlement/bands')).toMatchObject({ outcome: 'refused', changes: { weights: { after: '(a value too deeply nested or circular to record)' } } });
+    // A body that is not an object, on a route whose record reads the body's project.
+    expect((await ask({ method: 'PUT', url: '/api/settlement/thresholds', payload: 'null', headers: { 'content-type': 'application/json' } })).statusCode).toBe(400);
+    expect(await recorded('/api/settlement/thresholds')).toMatchObject({ outcome: 'refused', status: 400 });
+    // A body past the limit.
+    const big = JSON.stringify({ name: 'x'.repeat(21 * 1024 * 1024) });
+    expect((await ask({ method: 'POST', url: '/api/projects', payload: big, headers: { 'content-type': 'application/json' } })).statusCode).toBe(413);
+    expect(await recorded('/api/projects')).toMatchObject({ outcome: 'refused', status: 413 });
+    expect((await demo.app.metrics.auditFailures.get()).values[0]?.value ?? 0).toBe(failuresBefore);
+  });
+
+  it('records every export and open data page as an audited read: who, what, with which filters, how many rows', async () => {
+    const admin = await login(demo.app, 'admin');
+    const ask = as(demo.app, admin, demo.ids.water);
+    const lastExport = async (object: string) => {
+      await demo.app.auditTrail!.flushed();
+      return ((await demo.database.db.execute(sql`select kind, username, route, object, changes from audit_events where kind = 'export' and object = ${object} order by id desc limit 1`)) as unknown as { rows: { kind: string; username: string; route: string; object: string; changes: { rows: { after: number }; complete: { after: boolean }; filters: { after: Record<string, unknown> } } }[] }).rows[0];
+    };
+    const waterPipes = Number(((await demo.database.db.execute(sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water'`)) as unknown as { rows: { n: number }[] }).rows[0].n);
+    expect(waterPipes).toBeGreaterThan(100);
+    const csv = await ask({ method: 'GET', url: '/api/pipelines/export', query: { format: 'csv', networkType: 'water' } });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.trim().split('\r\n').length - 1).toBe(waterPipes);
+    expect(await lastExport('pipelines')).toMatchObject({ username: 'admin', route: '/api/pipelines/export', changes: { rows: { after: waterPipes }, complete: { after: true }, filters: { after: { format: 'csv', networkType: 'water' } } } });
+
+    // An open data page read with a personal token: the rows it held, the token never.
+    const token = (await as(demo.app, admin)({ method: 'POST', url: '/api/open-data/tokens', payload: { name: 'QGIS', enterpriseId: demo.ids.water, days: 30 } })).json().result.token as string;
+    const page = await demo.app.inject({ method: 'GET', url: `/api/ogc/collections/pipes-water/items?limit=37&key=${token}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json().numberReturned).toBe(37);
+    const read = await lastExport('ogc/pipes-water');
+    expect(read).toMatchObject({ username: 'admin', changes: { rows: { after: 37 }, filters: { after: { limit: '37', key: '***' } } } });
+    expect(JSON.stringify(read)).not.toContain(token);
+
+    // Reading the trail out is an export too.
+    expect((await ask({ method: 'GET', url: '/api/audit/events/export', query: { format: 'csv', kind: 'export' } })).statusCode).toBe(200);
+    expect((await lastExport('audit/events')).changes.rows.after).toBeGreaterThanOrEqual(2);
+  });
+
   it('records sign-in attempts, failed and succeeded, and never a password', async () => {
     const wrong = await loginResponse(demo.app, 'member', 'Wrong-Password-123');
     expect(wrong.json().success).toBe(false);
@@ -128,19 +184,26 @@ describe('audit trail', () => {
     await expect(db.execute(sql`update audit_events set username = 'someone else'`)).rejects.toThrow();
     await expect(db.execute(sql`delete from audit_events`)).rejects.toThrow();
     await expect(db.execute(sql`truncate audit_events`)).rejects.toThrow();
-    // Not even the retention job's setting removes a record younger than 180 days.
-    await expect(db.transaction(async (tx) => {
-      await tx.execute(sql`select set_config('console.audit_prune', 'on', true)`);
-      await tx.execute(sql`delete from audit_events`);
-    })).rejects.toThrow();
+    // The retention job runs as the schema's owner where there are two roles (the server's role cannot delete at all).
+    const owner = demo.ownerUrl ? await openDatabase({ databaseUrl: demo.ownerUrl, dataDir: null }) : null;
+    const pruner = owner?.db ?? db;
+    try {
+      // Not even the retention job's setting removes a record younger than 180 days.
+      await expect(pruner.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('console.audit_prune', 'on', true)`);
+        await tx.execute(sql`delete from audit_events`);
+      })).rejects.toThrow();
 
-    await db.insert(auditEvents).values([
-      { kind: 'write', method: 'PUT', route: '/api/old', object: 'old', outcome: 'ok', status: 200, at: new Date(Date.now() - 400 * 86_400_000) },
-      { kind: 'write', method: 'PUT', route: '/api/kept', object: 'kept', outcome: 'ok', status: 200, at: new Date(Date.now() - 200 * 86_400_000) },
-    ]);
-    expect(await pruneAudit(db, 365)).toBe(1);
-    const left = (await db.execute(sql`select object from audit_events where object in ('old', 'kept')`)) as unknown as { rows: { object: string }[] };
-    expect(left.rows.map((r) => r.object)).toEqual(['kept']);
+      await db.insert(auditEvents).values([
+        { kind: 'write', method: 'PUT', route: '/api/old', object: 'old', outcome: 'ok', status: 200, at: new Date(Date.now() - 400 * 86_400_000) },
+        { kind: 'write', method: 'PUT', route: '/api/kept', object: 'kept', outcome: 'ok', status: 200, at: new Date(Date.now() - 200 * 86_400_000) },
+      ]);
+      expect(await pruneAudit(pruner, 365)).toBe(1);
+      const left = (await db.execute(sql`select object from audit_events where object in ('old', 'kept')`)) as unknown as { rows: { object: string }[] };
+      expect(left.rows.map((r) => r.object)).toEqual(['kept']);
+    } finally {
+      await owner?.close();
+    }
   });
 
   it('keeps each record in the journal until it is in the table, and stores a stopped server’s records once when the next starts', async () => {

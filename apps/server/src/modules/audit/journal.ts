@@ -69,7 +69,10 @@ const COLUMN_LIST = sql.raw(COLUMNS.map(([, column]) => `"${column.name}"`).join
 export function auditLine(row: AuditRow): string {
   const values: Record<string, unknown> = {};
   for (const [field, column] of COLUMNS) values[column.name] = row[field as keyof AuditRow] ?? null;
-  return JSON.stringify(values);
+  // PostgreSQL's text and jsonb hold no U+0000 (22P05): wherever hostile input put one (a field's
+  // name, a user agent, a tried user name), it is kept as U+FFFD. An escaped backslash before
+  // "u0000" is text, not the character, and stays.
+  return JSON.stringify(values).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
 }
 
 /**

@@ -44,7 +44,13 @@ export function auditValue(field: string, value: unknown): unknown {
   // Most fields are short scalars: kept as they are, without a JSON pass of their own.
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string' && value.length <= SHORT_TEXT) return value.includes('\0') ? value.replace(/\0/g, '\ufffd') : value;
-  const json = JSON.stringify(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // Hostile input (nested past the stack, or circular): the record is kept, the value described.
+    return '(a value too deeply nested or circular to record)';
+  }
   if (json === undefined) return null;
   if (json.length > MAX_VALUE_CHARS) return `(${json.length} characters)`;
   // PostgreSQL's jsonb cannot hold U+0000 (a refused request's body may): kept as U+FFFD.
@@ -105,6 +111,14 @@ async function stateAfter(request: FastifyRequest, config: AuditConfig, payload:
   return config.state!(request);
 }
 
+function attempt<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+}
+
 /** The record of one write, made of what the request, its route and its answer say. */
 export async function auditRecord(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   const config = request.routeOptions.config?.audit;
@@ -113,8 +127,10 @@ export async function auditRecord(request: FastifyRequest, reply: FastifyReply, 
   const outcome = outcomeOf(reply.statusCode, head);
   const params = plainObject(request.params) ? request.params : {};
   const firstParam = Object.values(params)[0];
-  const objectId = config?.objectId ? config.objectId(request) : firstParam !== undefined ? String(firstParam) : (CREATED_ID.exec(head)?.[1] ?? null);
-  const after = (config?.state || config?.afterIsAnswer) && outcome === 'ok' && request.auditBefore !== undefined ? await stateAfter(request, config, payload) : undefined;
+  // A route's own readers of the request are tried, never trusted to succeed: a refused request's
+  // body may be anything (null, a list), and its record must still be made.
+  const objectId = config?.objectId ? attempt(() => config.objectId!(request)) : firstParam !== undefined ? String(firstParam) : (CREATED_ID.exec(head)?.[1] ?? null);
+  const after = (config?.state || config?.afterIsAnswer) && outcome === 'ok' && request.auditBefore !== undefined ? await stateAfter(request, config, payload).catch(() => undefined) : undefined;
   const body = request.body;
   const user = request.user;
   const triedName = config?.signIn && plainObject(body) && typeof body.username === 'string' ? body.username : null;
@@ -245,10 +261,17 @@ export async function registerAuditTrail(app: FastifyInstance, db: Db, journalDi
   app.addHook('preHandler', (request, _reply, done) => {
     const state = request.routeOptions.config?.audit?.state;
     if (!state || !isAudited(request)) return done();
-    state(request).then((before) => {
-      request.auditBefore = before;
-      done();
-    }, done);
+    state(request).then(
+      (before) => {
+        request.auditBefore = before;
+        done();
+      },
+      // The state before could not be read (the database away): the write goes on, recorded with the fields sent.
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'audit state before the write not read');
+        done();
+      },
+    );
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     // A write without a valid sign-in names no one and changed nothing: not recorded, so a flood

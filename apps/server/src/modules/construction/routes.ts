@@ -36,6 +36,7 @@ import * as service from './service.ts';
 import { getCriticalitySettings, saveCriticalitySettings } from './settings.ts';
 import { constructionSites } from '../../db/schema.ts';
 import { readDb } from '../../db/replicas.ts';
+import { auditedPages } from '../audit/exports.ts';
 
 const tags = ['construction'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
@@ -86,7 +87,7 @@ export const constructionRoutes: FastifyPluginAsync<{ limits: ImportLimits; runn
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const file = exportSites(service.sitePages(readDb(request), requireEnterprise(request).id, filters), format);
+      const file = exportSites(auditedPages(request, 'construction/sites', service.sitePages(readDb(request), requireEnterprise(request).id, filters)), format);
       return reply.type(file.type).header('content-disposition', `attachment; filename="construction-sites.${file.extension}"`).send(file.stream);
     },
   );

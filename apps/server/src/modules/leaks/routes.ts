@@ -16,6 +16,7 @@ import { leakMetrics } from './metrics.ts';
 import * as photos from './photos.ts';
 import * as service from './service.ts';
 import { readDb } from '../../db/replicas.ts';
+import { auditedPages } from '../audit/exports.ts';
 
 const tags = ['leaks'];
 const leak = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['leak', action] } });
@@ -79,7 +80,7 @@ export const leakRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobR
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const file = exportPois(service.poiPages(readDb(request), requireEnterprise(request).id, filters), format);
+      const file = exportPois(auditedPages(request, 'leaks/pois', service.poiPages(readDb(request), requireEnterprise(request).id, filters)), format);
       return reply.type(file.type).header('content-disposition', `attachment; filename="pois.${file.extension}"`).send(file.stream);
     },
   );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { as, createTestApp, login, useDemoServer } from '../../testing/app.ts';
-import { queryRows } from '../../db/client.ts';
+import { openDatabase, queryRows } from '../../db/client.ts';
 import { ConsoleMetrics } from './registry.ts';
 import { listenForMetrics } from './routes.ts';
 
@@ -97,8 +97,11 @@ describe('health and readiness', () => {
     expect(migrations.expected).toBeGreaterThan(30);
 
     // A database one migration short (a node started before the migration ran): not ready.
-    const [last] = await queryRows<{ id: number; hash: string; created_at: string }>(demo.database.db, sql`select id, hash, created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`);
-    await demo.database.db.execute(sql`delete from drizzle.__drizzle_migrations where id = ${last.id}`);
+    // The migrations' journal is the owner's where there are two roles (the server's role reads it only).
+    const owner = demo.ownerUrl ? await openDatabase({ databaseUrl: demo.ownerUrl, dataDir: null }) : null;
+    const journal = owner?.db ?? demo.database.db;
+    const [last] = await queryRows<{ id: number; hash: string; created_at: string }>(journal, sql`select id, hash, created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`);
+    await journal.execute(sql`delete from drizzle.__drizzle_migrations where id = ${last.id}`);
     try {
       const behind = await demo.app.inject({ method: 'GET', url: '/api/ready' });
       expect(behind.statusCode).toBe(503);
@@ -106,7 +109,8 @@ describe('health and readiness', () => {
       // Still live: a restart would not bring the migration.
       expect((await demo.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     } finally {
-      await demo.database.db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last.id}, ${last.hash}, ${last.created_at})`);
+      await journal.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last.id}, ${last.hash}, ${last.created_at})`);
+      await owner?.close();
     }
   });
 });

@@ -207,6 +207,8 @@ export async function* itemsPage(
   query: ItemsQuery,
   matched: number | null,
   links: (next: number | null) => object[],
+  /** Told how many features went out once the page is written (or the client left: `complete` false). */
+  onEnd?: (returned: number, complete: boolean) => void,
 ): AsyncGenerator<string> {
   const conditions = conditionsOf(source, query);
   yield '{"type":"FeatureCollection","features":[';
@@ -214,18 +216,24 @@ export async function* itemsPage(
   let remaining = query.limit;
   let returned = 0;
   let next: number | null = null;
-  while (remaining > 0) {
-    const want = Math.min(CHUNK, remaining);
-    const rows = await run((db) => readRows(db, source, conditions, after, want + 1));
-    const page = rows.slice(0, want);
-    if (page.length) yield (returned ? ',' : '') + page.map((row) => featureText(row, query.crs)).join(',');
-    returned += page.length;
-    remaining -= page.length;
-    if (rows.length <= want) break;
-    after = Number(page[page.length - 1].k);
-    if (remaining === 0) next = after;
+  let complete = false;
+  try {
+    while (remaining > 0) {
+      const want = Math.min(CHUNK, remaining);
+      const rows = await run((db) => readRows(db, source, conditions, after, want + 1));
+      const page = rows.slice(0, want);
+      if (page.length) yield (returned ? ',' : '') + page.map((row) => featureText(row, query.crs)).join(',');
+      returned += page.length;
+      remaining -= page.length;
+      if (rows.length <= want) break;
+      after = Number(page[page.length - 1].k);
+      if (remaining === 0) next = after;
+    }
+    const tail: Record<string, unknown> = { numberReturned: returned, timeStamp: new Date().toISOString(), links: links(next) };
+    if (matched !== null) tail.numberMatched = matched;
+    yield `],${JSON.stringify(tail).slice(1)}`;
+    complete = true;
+  } finally {
+    onEnd?.(returned, complete);
   }
-  const tail: Record<string, unknown> = { numberReturned: returned, timeStamp: new Date().toISOString(), links: links(next) };
-  if (matched !== null) tail.numberMatched = matched;
-  yield `],${JSON.stringify(tail).slice(1)}`;
 }

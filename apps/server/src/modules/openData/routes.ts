@@ -16,6 +16,7 @@ import { extentOf, type Extent } from './extent.ts';
 import { EnterpriseCache } from '../../http/cache.ts';
 import { basemapStyle, basemapTileJson, pipesStyle, pipesTileJson } from './tilesets.ts';
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from './tokens.ts';
+import { recordExport } from '../audit/exports.ts';
 
 const tags = ['open data'];
 /** Every OGC route reads the enterprise's data; each collection then asks its own domain's permission. */
@@ -214,7 +215,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
       return reply
         .type(GEOJSON)
         .header('content-crs', `<${query.crs.uri}>`)
-        .send(Readable.from(itemsPage(run, source, query, matched, links)));
+        .send(Readable.from(itemsPage(run, source, query, matched, links, (returned, complete) => recordExport(request, `ogc/${source.id}`, returned, complete))));
     },
   );
 

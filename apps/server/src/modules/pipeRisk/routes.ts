@@ -16,6 +16,7 @@ import { exportPipeRisks } from './export.ts';
 import type { PipeRiskJobs } from './jobs.ts';
 import * as service from './service.ts';
 import { readDb } from '../../db/replicas.ts';
+import { auditedPages } from '../audit/exports.ts';
 
 const tags = ['pipe risk'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
@@ -54,7 +55,7 @@ export const pipeRiskRoutes: FastifyPluginAsync<{ jobs: PipeRiskJobs; limits: Im
     { config: risk('export'), schema: { tags, summary: 'The (filtered) risk list as GeoJSON, CSV (WKT geometry) or XLSX', querystring: pipeRiskListQuery.omit({ page: true, pageSize: true }).extend({ format: z.enum(EXPORT_FORMATS).default('csv') }) } },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const file = exportPipeRisks(await service.pipeRiskPages(readDb(request), requireEnterprise(request).id, filters), format);
+      const file = exportPipeRisks(auditedPages(request, 'pipe-risk', await service.pipeRiskPages(readDb(request), requireEnterprise(request).id, filters)), format);
       return reply.type(file.type).header('content-disposition', `attachment; filename="pipe-risk.${file.extension}"`).send(file.stream);
     },
   );

@@ -16,6 +16,7 @@ import * as service from './service.ts';
 import { withRowAudit } from '../audit/recorder.ts';
 import { pipes } from '../../db/schema.ts';
 import { readDb } from '../../db/replicas.ts';
+import { auditedPages } from '../audit/exports.ts';
 
 const tags = ['pipelines'];
 
@@ -59,7 +60,7 @@ export const pipelineRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     },
     async (request, reply) => {
       // Streamed a page at a time; a client that leaves stops the reading.
-      const file = exportPipes(await service.pipePages(readDb(request), requireEnterprise(request).id, request.query), request.query.format);
+      const file = exportPipes(auditedPages(request, 'pipelines', await service.pipePages(readDb(request), requireEnterprise(request).id, request.query)), request.query.format);
       return reply
         .type(file.type)
         .header('content-disposition', `attachment; filename="pipes.${file.extension}"`)

@@ -19,6 +19,7 @@ import { subsidenceZoneFromResult } from './subsidence.ts';
 import { withRowAudit } from '../audit/recorder.ts';
 import { riskAreas } from '../../db/schema.ts';
 import { readDb } from '../../db/replicas.ts';
+import { auditedPages } from '../audit/exports.ts';
 
 const tags = ['risk areas'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
@@ -53,7 +54,7 @@ export const riskAreaRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: 
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const file = exportRiskAreas(service.areaPages(readDb(request), requireEnterprise(request).id, filters), format);
+      const file = exportRiskAreas(auditedPages(request, 'risk-areas', service.areaPages(readDb(request), requireEnterprise(request).id, filters)), format);
       return reply.type(file.type).header('content-disposition', `attachment; filename="risk-areas.${file.extension}"`).send(file.stream);
     },
   );

@@ -107,11 +107,11 @@ function resultExportPage(db: Db, enterpriseId: number, where: SQL, after: Resul
 }
 
 /** The (filtered) results as a file, streamed a page at a time (the filters are checked first). */
-export async function exportResults(db: Db, dataset: DatasetRow, query: Filters, format: ExportFormat) {
+export async function exportResults(db: Db, dataset: DatasetRow, query: Filters, format: ExportFormat, counted: <T>(pages: AsyncIterable<T[]>) => AsyncIterable<T[]> = (pages) => pages) {
   const where = await conditions(db, dataset, query);
   const pages = keysetPages((after: ResultKey | null) => resultExportPage(db, dataset.enterpriseId, where, after), (r): ResultKey => ({ level: r.level, minVelocity: r.minVelocity, pipeRowId: r.pipeRowId }));
   return exportFeatures(
-    pages,
+    counted(pages),
     ({ geometry, ...r }) => {
       const result = view(dataset)(r);
       return {

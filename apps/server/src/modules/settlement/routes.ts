@@ -26,6 +26,7 @@ import { settlementFields, startSettlementImport, suggestSettlementMapping } fro
 import { exportResults, flaggedSegments, getResult, listResults } from './results.ts';
 import { runProfile } from './run.ts';
 import * as service from './service.ts';
+import { auditedPages } from '../audit/exports.ts';
 
 const tags = ['settlement'];
 const settlement = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['settlement', action] } });
@@ -113,7 +114,7 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const file = await exportResults(db, await dataset(request), filters, format);
+      const file = await exportResults(db, await dataset(request), filters, format, (pages) => auditedPages(request, 'settlement/results', pages));
       return reply.type(file.type).header('content-disposition', `attachment; filename="settlement.${file.extension}"`).send(file.stream);
     },
   );
@@ -147,8 +148,8 @@ export const settlementRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner
   api.put(
     '/thresholds',
     {
-      config: withAuditState(settings, (request) => service.getThresholds(db, requireEnterprise(request).id, (request.body as { projectId: number }).projectId || null), {
-        objectId: (request) => String((request.body as { projectId: number }).projectId),
+      config: withAuditState(settings, (request) => service.getThresholds(db, requireEnterprise(request).id, (request.body as { projectId?: number } | null)?.projectId || null), {
+        objectId: (request) => String((request.body as { projectId?: unknown } | null)?.projectId ?? ''),
       }),
       schema: { tags, summary: 'Set a project\'s thresholds (admins); the next analysis judges by them', body: settlementThresholdsBody.extend({ projectId: z.number().int().min(0) }) } },
     async (request) => {
