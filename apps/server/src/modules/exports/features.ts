@@ -112,7 +112,15 @@ export function exportTable(
     const sheet = workbook.addWorksheet(sheetName);
     sheet.columns = fields.map((key) => ({ header: key, key, width: widths[key] ?? 14 }));
     sheet.getRow(1).font = { bold: true };
-    for await (const page of pages) for (const row of page) sheet.addRow(row).commit();
+    // Text as inline strings (t="inlineStr", a rich text of one run): ExcelJS writes plain text
+    // as t="str", a formula's result, which GDAL and others do not take for text (a header row of
+    // them is read as a feature); shared strings would hold every distinct value in memory.
+    const inline = (value: unknown) => (typeof value === 'string' ? { richText: [{ text: value }] } : value);
+    const header = sheet.getRow(1);
+    fields.forEach((key, i) => (header.getCell(i + 1).value = inline(key) as ExcelJS.CellValue));
+    for await (const page of pages) {
+      for (const row of page) sheet.addRow(fields.map((key) => inline(row[key]))).commit();
+    }
     sheet.commit();
     await workbook.commit();
   };

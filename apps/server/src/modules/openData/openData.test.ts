@@ -162,6 +162,10 @@ describe('OGC API Features', () => {
     const own = await read(`/api/ogc/collections/pipes-water/items/${waterPipe.id}`, token);
     expect(own.statusCode).toBe(200);
     expect(own.json()).toMatchObject({ type: 'Feature', id: waterPipe.id, properties: { pipeId: waterPipe.properties.pipeId } });
+    // f=json as on the items (clients add it to every request).
+    const asJson = await read(`/api/ogc/collections/pipes-water/items/${waterPipe.id}?f=json`, token);
+    expect(asJson.statusCode, asJson.body).toBe(200);
+    expect(asJson.json().id).toBe(waterPipe.id);
   });
 
   it('pages a layer to its end by key, every feature once, with numberMatched', async () => {

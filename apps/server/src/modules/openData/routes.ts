@@ -221,7 +221,7 @@ export const openDataRoutes: FastifyPluginAsync = async (app) => {
 
   api.get(
     '/ogc/collections/:collectionId/items/:featureId',
-    { config: reader, schema: { tags, summary: 'OGC API Features: one feature', params: featureParams, querystring: itemsQuery.pick({ crs: true, [PERSONAL_TOKEN_QUERY_KEY]: true }).strict(), response: OGC_ERRORS } },
+    { config: reader, schema: { tags, summary: 'OGC API Features: one feature', params: featureParams, querystring: itemsQuery.pick({ crs: true, [PERSONAL_TOKEN_QUERY_KEY]: true }).extend({ f: z.enum(['json']).optional() }).strict(), response: OGC_ERRORS } },
     async (request, reply) => {
       const source = await collection(request, request.params.collectionId);
       const crs = crsParameter(request.query as Record<string, unknown>, 'crs');

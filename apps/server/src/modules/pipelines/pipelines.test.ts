@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { as, login, useDemoServer } from '../../testing/app.ts';
@@ -238,7 +243,23 @@ describe('pipeline export', () => {
     await workbook.xlsx.load(xlsx.rawPayload as never);
     const sheet = workbook.getWorksheet('pipes')!;
     expect(sheet.rowCount).toBe(total + 1);
-    expect(sheet.getRow(2).getCell(2).value).toBe('water');
+    expect(sheet.getRow(1).getCell(1).text).toBe('pipeId');
+    expect(sheet.getRow(2).getCell(2).text).toBe('water');
+    // Text is written inline (t="inlineStr"), not as formula results: GDAL reads the header as
+    // the field names and every other row as a feature (it read the header as a feature before).
+    const dir = await mkdtemp(join(tmpdir(), 'console-xlsx-'));
+    try {
+      await writeFile(join(dir, 'pipes.xlsx'), xlsx.rawPayload);
+      const info = await promisify(execFile)('ogrinfo', ['-ro', '-al', '-so', join(dir, 'pipes.xlsx')]).then(({ stdout }) => stdout, () => null);
+      if (info === null) console.warn('GDAL (ogrinfo) is not installed: the XLSX export is not read by GDAL (apt-get install gdal-bin)');
+      else {
+        expect(info).toContain(`Feature Count: ${total}`);
+        expect(info).toMatch(/^pipeId: String/m);
+        expect(info).toMatch(/^diameterMm: Integer/m);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
 
     const gas = (await as(demo.app, await login(demo.app, 'both'), demo.ids.gas)({ method: 'GET', url: '/api/pipelines/export?format=geojson' })).json();
     expect(gas.features.every((f: { properties: { networkType: string } }) => f.properties.networkType === 'gas')).toBe(true);

@@ -90,6 +90,9 @@ describe('NOAA ISD and station CSV readers', () => {
       [3, '纬度', 'must be between -90 and 90'],
       [4, '观测时间', 'the station already has a row for 2026-06-18T00:00:00.000Z'],
     ]);
+    // U+0000 in a station's code or name (a register exported by a careless tool): that row's problem.
+    const nul = fixture('station-hourly.csv').replace('58457,杭州站,120.1667,30.2333,2026-06-18 08:00', '58457,杭州\u0000站,120.1667,30.2333,2026-06-18 08:00');
+    expect(reasons(await readStationCsv(nul) as never)).toEqual([[1, '站名', 'must not contain the NUL character (U+0000)']]);
   });
 });
 

@@ -245,7 +245,13 @@ async function openCsvRecords(input: CsvInput, format: string): Promise<{ header
 async function readRecords(records: AsyncIterable<Record<string, string>>, format: string, problems: Problems, take: (record: Record<string, string>, row: number) => void): Promise<Refused | null> {
   let count = 0;
   try {
-    for await (const record of records) take(record, ++count);
+    for await (const record of records) {
+      const row = ++count;
+      // PostgreSQL text holds no U+0000: a value with one is the row's problem, not the server's.
+      const nul = Object.keys(record).find((field) => record[field]?.includes('\0'));
+      if (nul !== undefined) problems.add(row, null, nul, 'field.nul');
+      else take(record, row);
+    }
   } catch (error) {
     return unreadableCsv(format, error);
   }
