@@ -1,4 +1,5 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { PERSONAL_TOKEN_PREFIX } from '@console/contract';
 
 /**
  * Query parameters that carry a secret: the console passes a token in the URL when signed in from
@@ -15,21 +16,32 @@ const decodedName = (name: string) => {
   }
 };
 
-/** The URL as it may be logged: the values of secret query parameters are masked. */
-export function loggableUrl(url: string): string {
-  const start = url.indexOf('?');
-  if (start < 0) return url;
-  const end = url.indexOf('#', start);
-  const query = url.slice(start + 1, end < 0 ? undefined : end);
-  const masked = query
-    .split('&')
+const maskPairs = (text: string, separator: string) =>
+  text
+    .split(separator)
     .map((pair) => {
       const cut = pair.indexOf('=');
       const name = cut < 0 ? pair : pair.slice(0, cut);
-      return SECRET_PARAM.test(decodedName(name).trim()) ? `${name}=***` : pair;
+      return cut >= 0 && SECRET_PARAM.test(decodedName(name).trim()) ? `${name}=***` : pair;
     })
-    .join('&');
-  return `${url.slice(0, start + 1)}${masked}${end < 0 ? '' : url.slice(end)}`;
+    .join(separator);
+
+/** A personal access token wherever it stands (a client may put one in the path). */
+const PERSONAL_TOKEN = new RegExp(`${PERSONAL_TOKEN_PREFIX}[A-Za-z0-9_%-]+`, 'g');
+
+/**
+ * The URL as it may be logged: the values of secret query parameters, and of secret path
+ * parameters after a semicolon (`/api/ogc;key=…`, which the router reads as `/api/ogc`), are
+ * masked, and so is any personal token in it.
+ */
+export function loggableUrl(url: string): string {
+  const start = url.indexOf('?');
+  const path = start < 0 ? url : url.slice(0, start);
+  const maskedPath = path.includes(';') ? path.split('/').map((segment) => maskPairs(segment, ';')).join('/') : path;
+  if (start < 0) return maskedPath.replace(PERSONAL_TOKEN, `${PERSONAL_TOKEN_PREFIX}***`);
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end < 0 ? undefined : end);
+  return `${maskedPath}?${maskPairs(query, '&')}${end < 0 ? '' : url.slice(end)}`.replace(PERSONAL_TOKEN, `${PERSONAL_TOKEN_PREFIX}***`);
 }
 
 /**

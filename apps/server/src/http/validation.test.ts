@@ -71,6 +71,11 @@ describe('logs', () => {
     expect(loggableUrl('/api/ogc/collections?%6Bey=pcp_secret')).toBe('/api/ogc/collections?%6Bey=***');
     expect(loggableUrl('/api/ogc?KEY=pcp_secret&k%65y=pcp_other#top')).toBe('/api/ogc?KEY=***&k%65y=***#top');
     expect(loggableUrl('/api/ogc?access%5Ftoken=abc&bad=%E0')).toBe('/api/ogc?access%5Ftoken=***&bad=%E0');
+    // In the path: after a semicolon (the router reads /api/ogc;key=… as /api/ogc), or a personal token anywhere.
+    expect(loggableUrl('/api/ogc;key=a1b2c3d4e5f6')).toBe('/api/ogc;key=***');
+    expect(loggableUrl('/api/ogc;f=json;Key=a1b2/collections?limit=1')).toBe('/api/ogc;f=json;Key=***/collections?limit=1');
+    expect(loggableUrl('/api/tiles/pcp_AbC123-x_y/14/1/2.pbf')).toBe('/api/tiles/pcp_***/14/1/2.pbf');
+    expect(loggableUrl('/api/ogc?f=pcp_leaked')).toBe('/api/ogc?f=pcp_***');
     // Through the real logger: a request with a token in its URL.
     const lines: string[] = [];
     const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });

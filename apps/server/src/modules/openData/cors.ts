@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HEADERS, PERSONAL_TOKEN_PREFIX } from '@console/contract';
+import { HEADERS, PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_QUERY_KEY } from '@console/contract';
 import { dataServiceToken } from '../../http/access.ts';
 
 /** The open data routes: OGC API Features, tiles, TileJSON and styles. Every other route stays same-origin. */
@@ -29,9 +29,12 @@ export function registerOpenDataCors(app: FastifyInstance, origins: '*' | string
   app.addHook('onRequest', (request, reply, done) => {
     if (!OPEN_DATA_PATH.test(request.url)) return done();
     reply.header('cross-origin-resource-policy', 'cross-origin');
-    // The token as the access check takes it (a console token in `key` is none: refused there).
+    // The token as the access check takes it (a console token in `key` is none: refused there,
+    // and its refusal is no other site's to read).
     const token = dataServiceToken(request);
-    if (request.method === 'OPTIONS' || token === undefined || token.startsWith(PERSONAL_TOKEN_PREFIX)) answerCors(request, reply);
+    const key = (request.query as Record<string, unknown> | undefined)?.[PERSONAL_TOKEN_QUERY_KEY];
+    const consoleTokenInUrl = typeof key === 'string' && !key.startsWith(PERSONAL_TOKEN_PREFIX);
+    if (!consoleTokenInUrl && (request.method === 'OPTIONS' || token === undefined || token.startsWith(PERSONAL_TOKEN_PREFIX))) answerCors(request, reply);
     done();
   });
 

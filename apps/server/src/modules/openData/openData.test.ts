@@ -418,6 +418,10 @@ describe('OGC API Features for desktop GIS and other sites', () => {
     const signedIn = await demo.app.inject({ method: 'GET', url: '/api/ogc/collections', headers: { origin, 'access-token': consoleToken, 'enterprise-id': String(demo.ids.water) } });
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.headers['access-control-allow-origin']).toBeUndefined();
+    // Nor in the URL, where it is refused: the refusal is not the other site's to read.
+    const consoleKey = await demo.app.inject({ method: 'GET', url: `/api/ogc/collections?key=${consoleToken}`, headers: { origin } });
+    expect(consoleKey.statusCode).toBe(401);
+    expect(consoleKey.headers['access-control-allow-origin']).toBeUndefined();
     // Console routes stay same-origin.
     const projects = await demo.app.inject({ method: 'GET', url: '/api/projects', headers: { origin, 'access-token': consoleToken, 'enterprise-id': String(demo.ids.water) } });
     expect(projects.headers['access-control-allow-origin']).toBeUndefined();
