@@ -54,6 +54,7 @@ describe('U+0000 inside an import file', () => {
     const ended = (await api({ method: 'GET', url: `/api/pipelines/imports/${job.id}` })).json().result as ImportJobView;
     expect(ended.status).toBe('failed');
     expect(ended.problems.map((p) => p.reason)).toEqual(['file: record 351, field spec holds the NUL character (U+0000), which cannot be stored']);
+    expect(ended.problems.map((p) => p.row)).toEqual([351]);
     expect((await api({ method: 'GET', url: '/api/pipelines?pageSize=1' })).json().result.total).toBe(before);
   });
 });

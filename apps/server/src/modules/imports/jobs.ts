@@ -374,7 +374,8 @@ export async function runImportJob(db: Db, limits: ImportLimits, job: ImportJob,
   } catch (error) {
     if (error instanceof JobInterrupted) return await markFailed(db, job, [problem(null, null, null, 'import.interrupted')]);
     if (error instanceof NeedsWords) return await markNeedsWords(db, job, error.words);
-    if (error instanceof UnreadableFile) return await markFailed(db, job, [problem(null, null, 'file', error.messageKey, error.params)]);
+    // A file refused at one record (U+0000 in it) names that record as the problem's row too.
+    if (error instanceof UnreadableFile) return await markFailed(db, job, [problem(typeof error.params.row === 'number' ? error.params.row : null, null, 'file', error.messageKey, error.params)]);
     await markFailed(db, job, [problem(null, null, null, 'import.internal')]).catch(() => {});
     throw error;
   }
