@@ -86,6 +86,8 @@ describe('a full disk', () => {
   });
 
   it('answers an upload 507 with a message, keeps no partial file and goes on serving', async (context) => {
+    // CI runs as root, where mounting works: there a failure to mount fails the test, never skips it.
+    if (!mounted && process.env.CI) throw new Error('could not mount a small file system (tmpfs) for DATA_DIR: the full-disk test did not run');
     if (!mounted) return context.skip('mounting a small file system needs root');
     const app = test!.app;
     const api = as(app, await login(app, 'admin'));

@@ -7,6 +7,7 @@ import { alertEvents, alerts, incidents, smsOutbox, users, weatherWarnings } fro
 import { queryRows } from '../../db/client.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 import { groupAlerts } from './grouping.ts';
+import { nonEmpty } from '../../testing/lists.ts';
 
 const demo = useDemoServer();
 
@@ -101,7 +102,7 @@ describe('incidents', () => {
     expect(await incidentOf(bowlB[1])).toBe(b.id);
     expect(b).toMatchObject({ level: 'II', memberCount: 2 });
     expect(b.geometry.type).toBe('Polygon');
-    expect([await incidentOf(apart), await incidentOf(otherAnalysis)].every((id) => id !== a.id && id !== b.id)).toBe(true);
+    expect(nonEmpty([await incidentOf(apart), await incidentOf(otherAnalysis)]).every((id) => id !== a.id && id !== b.id)).toBe(true);
     const siteIncident = await incident(await incidentOf(site[0]));
     expect(await incidentOf(site[1])).toBe(siteIncident.id);
     expect(siteIncident).toMatchObject({ groupKey: 'site:9901', level: 'I', memberCount: 2, source: 'construction' });
@@ -153,7 +154,7 @@ describe('incidents', () => {
     expect(text.body).toContain(dispatched.json().result.code);
     expect(text.body).toMatch(/4 alerts|4 条预警/);
     const rows = await demo.database.db.select().from(alerts).where(inArray(alerts.id, members));
-    expect(rows.every((r) => r.state === 'dispatched' && r.assigneeId === member.id && r.deadline?.getTime() === Date.parse(dispatched.json().result.deadline))).toBe(true);
+    expect(nonEmpty(rows).every((r) => r.state === 'dispatched' && r.assigneeId === member.id && r.deadline?.getTime() === Date.parse(dispatched.json().result.deadline))).toBe(true);
     const [{ n }] = await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from alert_events where action = 'dispatch' and alert_id in (${sql.join(members.map((m) => sql`${m}`), sql`, `)})`);
     expect(Number(n)).toBe(4);
 
@@ -174,7 +175,7 @@ describe('incidents', () => {
     expect((await step('close')).json().result.state).toBe('closed');
     const listed = (await admin({ method: 'GET', url: '/api/alerts/alerts?keyword=BW-&pageSize=50' })).json().result;
     expect(listed.total).toBe(5);
-    expect(listed.list.every((a: { state: string; incidentId: number }) => a.state === 'closed' && a.incidentId === id)).toBe(true);
+    expect(nonEmpty(listed.list).every((a: { state: string; incidentId: number }) => a.state === 'closed' && a.incidentId === id)).toBe(true);
     // A new alarm on the same pipes after closure starts a new incident.
     const again = await raised('settlementThreshold', 'pipe:BW-9', 'II', segment(0, 40, 3000), bowl);
     expect((await groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, [])).raised).toEqual([await incidentOf(again)]);

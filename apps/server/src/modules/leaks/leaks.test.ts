@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { ImportJobView } from '@console/contract';
 import { as, createTestApp, login, multipartFile, useDemoServer } from '../../testing/app.ts';
+import { nonEmpty } from '../../testing/lists.ts';
 
 const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
@@ -194,7 +195,7 @@ describe('POI exports', () => {
     const geojson = (await viewer({ method: 'GET', url: `/api/leaks/pois/export?${filter}&format=geojson` })).json();
     expect(geojson.features).toHaveLength(count);
     expect(geojson.features[0].geometry.type).toBe('Polygon');
-    expect(geojson.features.every((f: { properties: { status: string; leakType: string | null; repairedAt: string | null } }) => f.properties.status === 'repaired' && f.properties.leakType && f.properties.repairedAt)).toBe(true);
+    expect(nonEmpty(geojson.features).every((f: { properties: { status: string; leakType: string | null; repairedAt: string | null } }) => f.properties.status === 'repaired' && f.properties.leakType && f.properties.repairedAt)).toBe(true);
     const csv = await viewer({ method: 'GET', url: `/api/leaks/pois/export?${filter}&format=csv` });
     expect(csv.headers['content-disposition']).toBe('attachment; filename="pois.csv"');
     const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');

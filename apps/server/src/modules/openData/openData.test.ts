@@ -11,6 +11,7 @@ import { memberships, personalTokens, users } from '../../db/schema.ts';
 import { MAX_LIMIT, parseItemsQuery } from './features.ts';
 import { queryRows } from '../../db/client.ts';
 import { sha256 } from '../auth/crypto.ts';
+import { nonEmpty } from '../../testing/lists.ts';
 
 const demo = useDemoServer();
 const run = promisify(execFile);
@@ -246,7 +247,7 @@ describe('OGC API Features', () => {
     expect(pe.features.length).toBe(
       await count(sql`select count(*)::int as n from pipes where enterprise_id = ${demo.ids.water} and network_type = 'water' and material = 'PE' and diameter_mm in (1000, 800)`),
     );
-    expect(pe.features.every((f: { properties: { material: string; diameterMm: number } }) => f.properties.material === 'PE' && [800, 1000].includes(f.properties.diameterMm))).toBe(true);
+    expect(nonEmpty(pe.features).every((f: { properties: { material: string; diameterMm: number } }) => f.properties.material === 'PE' && [800, 1000].includes(f.properties.diameterMm))).toBe(true);
 
     const first = (await items('limit=1')).features[0];
     const mercator = (await items(`limit=1&crs=http://www.opengis.net/def/crs/EPSG/0/3857`)).features[0];

@@ -7,6 +7,7 @@ import { queryRows } from '../../db/client.ts';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { judgeSegment, type PointColumns } from './analysis.ts';
 import { getDataset, pointWindow } from './service.ts';
+import { nonEmpty } from '../../testing/lists.ts';
 
 // Every CSV here is read by the worker threads a big delivery gets; GeoJSON, Shapefile and KML in the job's own thread.
 const demo = useDemoServer({ parallelImportBytes: 1 });
@@ -76,7 +77,7 @@ describe('the demo dataset', () => {
     const points = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/window?bbox=${window}&resolution=2` })).json().result as SettlementWindow;
     expect(points.kind).toBe('points');
     expect(points.ids.length).toBeGreaterThan(0);
-    expect(points.lon.every((lon) => lon >= mid[0] - 0.003 && lon <= mid[0] + 0.003)).toBe(true);
+    expect(nonEmpty(points.lon).every((lon) => lon >= mid[0] - 0.003 && lon <= mid[0] + 0.003)).toBe(true);
 
     const point = (await api({ method: 'GET', url: `/api/settlement/datasets/${dataset.id}/points/${points.ids[0]}` })).json().result as SettlementPoint;
     expect(point.displacement).toHaveLength(dataset.dates.length);
