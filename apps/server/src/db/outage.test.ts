@@ -89,6 +89,43 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database goes away and come
     expect(server.output).not.toMatch(/Unhandled 'error' event|unhandled rejection/);
   }, 180_000);
 
+  it('an import writing when the database goes away fails as a whole, writes nothing, and is started again after', async () => {
+    await until(async () => (await health()) === 'ok', 'the database answers');
+    const total = async () => (await (await call('/pipelines?pageSize=1')).json()).result.total as number;
+    const before = await total();
+    // A utility's register of 150,000 segments: long enough to be writing when the database stops.
+    const csv = ['pipeId,networkType,spec,wkt', ...Array.from({ length: 150_000 }, (_, i) => `OUT-${i},供水,DN300,"LINESTRING(${(120.1 + (i % 500) * 2e-4).toFixed(5)} ${(30.15 + Math.floor(i / 500) * 2e-4).toFixed(5)},${(120.1002 + (i % 500) * 2e-4).toFixed(5)} ${(30.15 + Math.floor(i / 500) * 2e-4).toFixed(5)})"`)].join('\r\n');
+    const upload = async () => {
+      const form = new FormData();
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'pipes.csv');
+      const analysed = await call('/pipelines/imports', { method: 'POST', form, timeoutMs: 120_000 });
+      expect(analysed.status).toBe(200);
+      const job = (await analysed.json()).result as { id: number; suggestedMapping: unknown };
+      expect((await call(`/pipelines/imports/${job.id}/start`, { method: 'POST', json: { mapping: job.suggestedMapping } })).status).toBe(200);
+      return job.id;
+    };
+    const status = async (id: number) => {
+      const answer = await call(`/pipelines/imports/${id}`);
+      return answer.status === 200 ? ((await answer.json()).result as { status: string; problems: { reason: string }[] }) : null;
+    };
+
+    const first = await upload();
+    await until(async () => (await status(first))?.status === 'writing', 'the import is writing', 120_000);
+    await cluster.run('stop');
+    await new Promise((r) => setTimeout(r, 1_500));
+    await cluster.run('start');
+    await until(async () => (await health()) === 'ok', 'the database answers again');
+    // Failed as a whole (at once, or once its heartbeat has been silent 30 s), with a message.
+    await until(async () => (await status(first))?.status === 'failed', 'the interrupted import is failed', 90_000);
+    expect((await status(first))!.problems.length).toBeGreaterThan(0);
+    expect(await total()).toBe(before);
+
+    const second = await upload();
+    await until(async () => ['succeeded', 'failed'].includes((await status(second))?.status ?? ''), 'the import started again ends', 180_000);
+    expect((await status(second))!.status).toBe('succeeded');
+    expect(server.alive).toBe(true);
+  }, 420_000);
+
   it('hung (its processes stopped with SIGSTOP): requests fail within a bounded time, and all is well after SIGCONT', async () => {
     expect((await call('/pipelines')).status).toBe(200);
     const pids = await cluster.pids();

@@ -99,7 +99,7 @@ export async function signInOverHttp(base: string, username: string) {
   const token = (await login.json()).result.token as string;
   const enterprises = (await (await fetch(`${base}/api/enterprise/getUserEnterprises`, { headers: { 'Access-Token': token } })).json()).result as { id: number }[];
   const enterpriseId = enterprises[0].id;
-  return (path: string, init: { method?: string; json?: unknown; language?: string; timeoutMs?: number } = {}) =>
+  return (path: string, init: { method?: string; json?: unknown; form?: FormData; language?: string; timeoutMs?: number } = {}) =>
     fetch(`${base}/api${path}`, {
       method: init.method ?? 'GET',
       headers: {
@@ -108,7 +108,7 @@ export async function signInOverHttp(base: string, username: string) {
         'Accept-Language': init.language ?? 'en-US',
         ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
       },
-      body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.form,
       signal: AbortSignal.timeout(init.timeoutMs ?? 30_000),
     });
 }
