@@ -353,6 +353,8 @@ export async function restore(file: string, target: { databaseUrl?: string; data
       throw error;
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    // A damaged archive's extraction may still be closing files as it is refused: removal is tried
+    // again, and a failure of it never hides why the restore stopped.
+    await rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => {});
   }
 }
