@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHosts } from './hosts.ts';
-import { signInOverHttp, startServerProcess, TestCluster, testPort, until } from '../testing/process.ts';
+import { drillProject, signInOverHttp, startServerProcess, TestCluster, testPort, until } from '../testing/process.ts';
 
 describe('multi-host DATABASE_URL', () => {
   it('reads the hosts and target_session_attrs as libpq does', () => {
@@ -51,7 +51,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('failover to a promoted standby'
     const writer = async () => {
       while (running) {
         const code = `FO-${process.pid}-${n++}`;
-        const response = await call('/projects', { method: 'POST', json: project(code) }).catch(() => null);
+        const response = await call('/projects', { method: 'POST', json: drillProject(code) }).catch(() => null);
         const status = response?.status ?? 0;
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (status === 200) acknowledged.push((await response!.json()).result.id);
@@ -78,17 +78,3 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('failover to a promoted standby'
     expect((await standby.query<{ standby: boolean }>('select pg_is_in_recovery() as standby'))[0].standby).toBe(false);
   }, 180_000);
 });
-
-function project(code: string) {
-  return {
-    name: `切换演练 ${code}`,
-    code,
-    city: '杭州市',
-    district: '滨江区',
-    area: { type: 'Polygon', coordinates: [[[120.15, 30.15], [120.18, 30.15], [120.18, 30.18], [120.15, 30.18], [120.15, 30.15]]] },
-    networkTypes: ['water'],
-    startDate: '2026-02-01',
-    endDate: '2026-11-30',
-    status: 'active',
-  };
-}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInOverHttp, startServerProcess, TestCluster, testPort, until } from '../testing/process.ts';
+import { drillProject, signInOverHttp, startServerProcess, TestCluster, testPort, until } from '../testing/process.ts';
 
 /**
  * The server as `npm start` runs it, on a PostgreSQL server of the test's own that is stopped,
@@ -36,7 +36,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database goes away and come
       while (running) {
         const i = n++;
         const response = writer
-          ? await call('/projects', { method: 'POST', json: project(`OUT-${process.pid}-${i}`) }).catch(() => null)
+          ? await call('/projects', { method: 'POST', json: drillProject(`OUT-${process.pid}-${i}`) }).catch(() => null)
           : await call('/pipelines', { timeoutMs: 15_000 }).catch(() => null);
         const status = response?.status ?? 0;
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -135,7 +135,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database goes away and come
     try {
       const started = Date.now();
       // A write reaches the pool's held connections; a fresh list would too.
-      const statuses = await Promise.all([call('/projects', { method: 'POST', json: project(`HANG-${process.pid}`) }), call('/pipelines?keyword=hung')].map((p) => p.then((r) => r.status, () => 0)));
+      const statuses = await Promise.all([call('/projects', { method: 'POST', json: drillProject(`HANG-${process.pid}`) }), call('/pipelines?keyword=hung')].map((p) => p.then((r) => r.status, () => 0)));
       // DB_TIMEOUT_S=2 and a check every 0.5 s: the watch finds it hung, closes the connections, requests fail.
       expect(Date.now() - started).toBeLessThan(12_000);
       expect(statuses).toEqual([503, 503]);
@@ -145,21 +145,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database goes away and come
     }
     await until(async () => (await health()) === 'ok', 'health says ok after SIGCONT', 30_000);
     await until(async () => (await call('/pipelines')).status === 200, 'lists answer again', 10_000);
-    expect((await call('/projects', { method: 'POST', json: project(`AFTER-${process.pid}`) })).status).toBe(200);
+    expect((await call('/projects', { method: 'POST', json: drillProject(`AFTER-${process.pid}`) })).status).toBe(200);
     expect(server.alive).toBe(true);
   }, 120_000);
 });
-
-function project(code: string) {
-  return {
-    name: `停库演练 ${code}`,
-    code,
-    city: '杭州市',
-    district: '滨江区',
-    area: { type: 'Polygon', coordinates: [[[120.15, 30.15], [120.18, 30.15], [120.18, 30.18], [120.15, 30.18], [120.15, 30.15]]] },
-    networkTypes: ['water'],
-    startDate: '2026-02-01',
-    endDate: '2026-11-30',
-    status: 'active',
-  };
-}

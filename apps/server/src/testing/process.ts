@@ -121,3 +121,18 @@ export async function until(ok: () => boolean | Promise<boolean>, what: string, 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A project as the console creates one, for the tests that write while the database misbehaves. */
+export function drillProject(code: string) {
+  return {
+    name: `演练 ${code}`,
+    code,
+    city: '杭州市',
+    district: '滨江区',
+    area: { type: 'Polygon', coordinates: [[[120.15, 30.15], [120.18, 30.15], [120.18, 30.18], [120.15, 30.18], [120.15, 30.15]]] },
+    networkTypes: ['water'],
+    startDate: '2026-02-01',
+    endDate: '2026-11-30',
+    status: 'active',
+  };
+}
