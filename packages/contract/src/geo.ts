@@ -20,13 +20,13 @@ const ring = z
 export const lineGeometry = z.discriminatedUnion('type', [
   z.object({ type: z.literal('LineString'), coordinates: line }),
   z.object({ type: z.literal('MultiLineString'), coordinates: z.array(line).min(1) }),
-]);
+], { error: 'field.geometry.line' });
 export type LineGeometry = z.infer<typeof lineGeometry>;
 
 export const areaGeometry = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Polygon'), coordinates: z.array(ring).min(1) }),
   z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(ring).min(1)).min(1) }),
-]);
+], { error: 'field.geometry.area' });
 export type AreaGeometry = z.infer<typeof areaGeometry>;
 
 /** A geometry sent in a form-encoded body arrives as JSON text. */

@@ -148,6 +148,8 @@ const CORE_MESSAGES = {
     'en-US': 'coordinates out of range (longitude -180..180, latitude -90..90)',
     'zh-CN': '坐标超出范围（经度 -180..180，纬度 -90..90）',
   },
+  'field.geometry.line': { 'en-US': 'must be a GeoJSON LineString or MultiLineString', 'zh-CN': '须为 GeoJSON LineString 或 MultiLineString' },
+  'field.geometry.area': { 'en-US': 'must be a GeoJSON Polygon or MultiPolygon', 'zh-CN': '须为 GeoJSON Polygon 或 MultiPolygon' },
   'field.geometry.lineTooShort': { 'en-US': 'a line needs at least 2 positions', 'zh-CN': '线至少需要 2 个坐标点' },
   'field.geometry.ringTooShort': { 'en-US': 'a polygon ring needs at least 4 positions', 'zh-CN': '多边形环至少需要 4 个坐标点' },
   'field.geometry.ringNotClosed': { 'en-US': 'a polygon ring must end where it starts', 'zh-CN': '多边形环的首尾坐标必须相同' },

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import type { ImportJobView } from '@console/contract';
 import { as, createTestApp, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { nonEmpty } from '../../testing/lists.ts';
+import { readSpreadsheetElsewhere } from '../../testing/spreadsheets.ts';
 
 const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
@@ -206,6 +207,10 @@ describe('POI exports', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(xlsx.rawPayload as never);
     expect(book.getWorksheet('pois')!.rowCount).toBe(count + 1);
+    for (const table of Object.values(await readSpreadsheetElsewhere(xlsx.rawPayload)).filter((t) => t !== null)) {
+      expect(table.rows).toBe(count);
+      expect(table.columns.slice(0, 3)).toEqual(['poiNo', 'delivery', 'status']);
+    }
     const gas = as(demo.app, await login(demo.app, 'both'), demo.ids.gas);
     expect((await gas({ method: 'GET', url: '/api/leaks/pois/export?format=geojson' })).json().features).toEqual([]);
   });
