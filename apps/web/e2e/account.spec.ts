@@ -144,7 +144,8 @@ test.describe('change password', () => {
     await modal.getByLabel('Confirm new password').fill('New12345');
     await page.waitForTimeout(1100);
     await modal.getByRole('button', { name: 'Submit' }).click();
-    // Said under the field, naming it in words.
+    // Spec section 8: a warning toast with the server's message; also said under the field.
+    await expect(page.locator('.ant-message-notice-warning')).toHaveText('Old password: this is not your current password');
     await expect(modal.locator('.ant-form-item-explain-error')).toHaveText('Old password: this is not your current password');
     expect(pageErrors).toEqual([]);
 
@@ -155,5 +156,23 @@ test.describe('change password', () => {
     await page.waitForURL(/\/user\/login/);
     expect(await page.evaluate(() => [localStorage.getItem('Access-Token'), localStorage.getItem('Login_Userinfo')])).toEqual([null, null]);
     await signIn(page, username, 'New12345');
+  });
+});
+
+test.describe('change password in Chinese', () => {
+  test('a wrong old password is answered by a warning toast with the server message', async ({ page }) => {
+    await page.context().addInitScript(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
+    await signIn(page, 'viewer');
+    await page.getByTestId('avatar-menu').hover();
+    await page.getByTestId('menu-change-password').click();
+    const modal = page.locator('.ant-modal');
+    await expect(modal).toBeVisible();
+    await expect(modal).not.toHaveClass(/ant-zoom/);
+    await modal.getByLabel('原密码').fill('Wrong1234');
+    await modal.getByLabel('新密码', { exact: true }).fill('New12345');
+    await modal.getByLabel('确认新密码').fill('New12345');
+    await page.waitForTimeout(1100);
+    await modal.getByRole('button', { name: /提\s*交/ }).click();
+    await expect(page.locator('.ant-message-notice-warning')).toHaveText('原密码：与当前密码不符');
   });
 });

@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { chromium, expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import exifr from 'exifr';
-import { api, apiLogin, enterpriseIds } from './helpers.ts';
+import { api, apiLogin, enterpriseIds, PASSWORD } from './helpers.ts';
 import { E2E_BASE_URL } from './server.ts';
 
 /** The crew's phone: 390x844, touch, at a known place. */
@@ -207,4 +207,77 @@ test.describe('the crew\'s phone', () => {
       for (const id of ids) for (const [step, body] of [['accept', {}], ['handle', { note: 'e2e' }], ['close', {}]] as const) await api(admin, 'POST', `/alerts/incidents/${id}/${step}`, body, water.id);
     }
   });
+
+  for (const language of ['en-US', 'zh-CN'] as const) {
+    test(`reopened with no network in a new browser, the installed app shows the last tasks and takes steps (${language})`, async ({}, testInfo) => {
+      const zh = language === 'zh-CN';
+      const admin = await apiLogin('admin');
+      const [water] = await enterpriseIds('admin');
+      const members = await api<{ userId: number; username: string }[]>(admin, 'GET', '/enterprise/members', undefined, water.id);
+      const crew = members.result.find((m) => m.username === 'member')!;
+      const mark = `E2E 冷启动 ${language} ${Date.now()}`;
+      const [pipe] = (await api<{ list: { geometry: { coordinates: number[][] } }[] }>(admin, 'GET', '/pipelines?networkType=water&pageSize=1&page=60', undefined, water.id)).result.list;
+      const [lon, lat] = pipe.geometry.coordinates[0];
+      const raised = await api<{ id: number }>(admin, 'POST', '/alerts/alerts', { title: `${mark} 井盖破损`, level: 'III', point: [lon, lat] }, water.id);
+      const id = raised.result.id;
+      await api(admin, 'POST', `/alerts/incidents/${id}/confirm`, {}, water.id);
+      expect((await api(admin, 'POST', `/alerts/incidents/${id}/dispatch`, { organisation: '抢修二队', assigneeId: crew.userId }, water.id)).success).toBe(true);
+
+      // The phone's own profile folder: each start below is a new browser process on the same storage.
+      const profile = mkdtempSync(join(tmpdir(), 'crew-phone-'));
+      const start = () =>
+        chromium.launchPersistentContext(profile, {
+          ...PHONE,
+          // The browser and flags of playwright.config.ts.
+          ...testInfo.project.use.launchOptions,
+          baseURL: E2E_BASE_URL,
+          locale: language,
+          geolocation: { longitude: lon, latitude: lat },
+          permissions: ['geolocation'],
+          serviceWorkers: 'allow',
+        });
+      const card = (page: Page) => page.getByTestId('crew-card').filter({ hasText: mark });
+      let context: BrowserContext | undefined;
+      try {
+        // Signed in once on the phone, as a crew member does: the sign-in page, then the crew view.
+        context = await start();
+        const first = context.pages()[0] ?? (await context.newPage());
+        await first.goto('/user/login?redirect=/m/');
+        await first.getByTestId('login-username').fill('member');
+        await first.getByTestId('login-password').fill(PASSWORD);
+        await first.getByTestId('login-submit').click();
+        await expect(first).toHaveURL(/\/m\/$/);
+        await expect(card(first)).toHaveCount(1);
+        await first.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+        await context.close();
+
+        // Reopened in a basement: no network at all, a new browser process.
+        context = await start();
+        await context.setOffline(true);
+        const cold = context.pages()[0] ?? (await context.newPage());
+        await cold.goto('/m/');
+        await expect(cold.getByTestId('crew-offline')).toBeVisible();
+        await expect(card(cold)).toHaveCount(1);
+        await card(cold).click();
+        await cold.getByTestId('crew-accept').tap();
+        await expect(cold.getByTestId('crew-waiting')).toContainText(zh ? '1 项操作待发送' : '1 step waiting');
+        await expect(cold.getByTestId('crew-state')).toContainText(zh ? '处置中' : 'Handling');
+        await cold.screenshot({ path: testInfo.outputPath(`crew-cold-offline-${language}.png`) });
+        await context.close();
+
+        // The network is back at the next start: the step is sent, once.
+        context = await start();
+        const back = context.pages()[0] ?? (await context.newPage());
+        await back.goto('/m/');
+        await expect(card(back)).toHaveCount(1);
+        await expect(back.getByTestId('crew-waiting')).toHaveCount(0, { timeout: 20_000 });
+        const incident = await api<{ state: string; events: { action: string }[] }>(admin, 'GET', `/alerts/incidents/${id}`, undefined, water.id);
+        expect(incident.result.state).toBe('handling');
+        expect(incident.result.events.filter((e) => e.action === 'accept')).toHaveLength(1);
+      } finally {
+        await context?.close();
+        for (const [step, body] of [['accept', {}], ['handle', { note: 'e2e' }], ['close', {}]] as const) await api(admin, 'POST', `/alerts/incidents/${id}/${step}`, body, water.id);
+      }
+    });
+  }
 });

@@ -25,7 +25,11 @@ export default async function globalSetup() {
     } catch {
       // not listening yet
     }
-    if (Date.now() - started > 60_000) throw new Error('server did not start in 60 s');
+    // A machine busy with other work seeds the demo slower than the README's minute: two are allowed.
+    if (Date.now() - started > 120_000) {
+      server.kill('SIGTERM');
+      throw new Error('server did not start in 120 s');
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return async () => {

@@ -41,6 +41,21 @@ export async function clickMenuItem(page: Page, label: string, url: RegExp) {
   }).toPass({ timeout: 20_000 });
 }
 
+/**
+ * Opens a page under a group of the top menu (Enterprise > Members): the pointer rests on the
+ * group, then clicks the entry in the popup the group opens, as a hand does.
+ */
+export async function clickSubmenuItem(page: Page, group: string, label: string, url: RegExp) {
+  const title = page.locator('.ant-menu-horizontal .ant-menu-submenu-title:visible').filter({ hasText: group });
+  await expect(async () => {
+    const box = (await title.boundingBox({ timeout: 2000 }))!;
+    await page.mouse.move(box.x + box.width / 2, box.y - 10);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+    await page.locator('.ant-menu-submenu-popup:visible').getByText(label, { exact: true }).click({ timeout: 2000 });
+    await expect(page).toHaveURL(url, { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** The API as the spec's client uses it, for arranging server state in a test. */
 export async function apiLogin(username: string, password = PASSWORD): Promise<string> {
   const keyResponse = await fetch(`${E2E_BASE_URL}/api/getEncryptedString`);

@@ -110,6 +110,36 @@ test.describe('layouts', () => {
   });
 });
 
+test.describe('the language button', () => {
+  for (const where of ['/user/login', '/project/list'] as const) {
+    test(`a mouse user who clicks it gets its menu, whether the pointer opened it already or not (${where})`, async ({ page }) => {
+      if (where === '/project/list') await signIn(page, 'viewer');
+      else await page.goto(where);
+      const button = page.getByTestId('select-lang');
+      // The pointer comes to the button (hover opens the menu), then clicks: the menu stays open.
+      await button.hover();
+      await expect(page.getByTestId('lang-zh-CN')).toBeVisible();
+      await button.click();
+      await page.waitForTimeout(400);
+      await expect(page.getByTestId('lang-zh-CN')).toBeVisible();
+      await page.getByTestId('lang-zh-CN').click();
+      await expect(button).toContainText('简体中文');
+      // Opened by a click, a second click closes it; the pointer leaving does not.
+      await page.mouse.move(0, 300);
+      await button.click();
+      await expect(page.getByTestId('lang-en-US')).toBeVisible();
+      await button.click();
+      await expect(page.getByTestId('lang-en-US')).toHaveCount(0);
+      await button.click();
+      await page.mouse.move(0, 300);
+      await page.waitForTimeout(400);
+      await expect(page.getByTestId('lang-en-US')).toBeVisible();
+      await page.getByTestId('lang-en-US').click();
+      await expect(button).toContainText('English');
+    });
+  }
+});
+
 test.describe('permissions', () => {
   test('the edit action is removed for viewers and members and shown to admins', async ({ page }) => {
     await signIn(page, 'viewer');

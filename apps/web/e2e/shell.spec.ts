@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clickMenuItem, signIn } from './helpers.ts';
+import { clickMenuItem, clickSubmenuItem, signIn } from './helpers.ts';
 
 const tabLabels = (page: Page) => page.getByTestId('tab-label').allTextContents();
 
@@ -27,6 +27,21 @@ async function tabMenu(page: Page, label: string, action: string) {
 const notice = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
 
 test.describe('multi-tab bar', () => {
+  for (const [language, labels] of [
+    ['en-US', { projects: 'Projects', enterprise: 'Enterprise', members: 'Members', weather: 'Weather', profile: 'Enterprise profile' }],
+    ['zh-CN', { projects: '项目管理', enterprise: '企业管理', members: '企业用户', weather: '气象监测', profile: '企业信息' }],
+  ] as const) {
+    test(`each page opened from the menu becomes a tab, the enterprise profile too (${language})`, async ({ page }) => {
+      await page.context().addInitScript((lang) => localStorage.setItem('app_language', JSON.stringify({ value: lang, expire: null })), language);
+      await signIn(page, 'admin');
+      await clickSubmenuItem(page, labels.enterprise, labels.members, /\/enterprise\/users$/);
+      await clickMenuItem(page, labels.weather, /\/weather$/);
+      await clickSubmenuItem(page, labels.enterprise, labels.profile, /\/enterprise\/edit$/);
+      await expect(page.getByTestId('enterprise-profile')).toBeVisible();
+      await expect.poll(() => tabLabels(page)).toEqual([labels.projects, labels.members, labels.weather, labels.profile]);
+    });
+  }
+
   test('open pages become tabs; the right-click menu closes them with the spec messages', async ({ page }) => {
     await signIn(page, 'admin');
     for (const path of ['/enterprise/edit', '/weather', '/settlement']) await page.goto(path);

@@ -30,7 +30,9 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
     try {
       const response = await authApi.changPassword({ passwordOld: values.passwordOld, passwordNew: values.passwordNew });
       if (!response.success) {
-        // The old password is the one field the server can refuse: said under it.
+        // Spec section 8: a warning toast with the server's message; the old password is the one
+        // field the server can refuse, so the message is also said under it.
+        message.warning(response.message);
         form.setFields([{ name: 'passwordOld', errors: [response.message] }]);
         return;
       }

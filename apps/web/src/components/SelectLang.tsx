@@ -17,19 +17,35 @@ export function SelectLang({ className }: { className?: string }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLSpanElement>(null);
   const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // Opened by a click, it stays open when the pointer leaves; a click on a menu hover opened keeps
+  // it open (a mouse user who clicks first must not close what the hover just showed).
+  const pinned = useRef(false);
   const show = () => {
     clearTimeout(closeTimer.current);
     setOpen(true);
   };
   const hide = () => {
     clearTimeout(closeTimer.current);
-    closeTimer.current = setTimeout(() => setOpen(false), 150);
+    if (!pinned.current) closeTimer.current = setTimeout(() => setOpen(false), 150);
+  };
+  const close = () => {
+    pinned.current = false;
+    setOpen(false);
+  };
+  const click = () => {
+    clearTimeout(closeTimer.current);
+    if (open && !pinned.current) pinned.current = true;
+    else if (open) close();
+    else {
+      pinned.current = true;
+      setOpen(true);
+    }
   };
   // A click or Escape anywhere else closes it.
   useEffect(() => {
     if (!open) return;
-    const away = (e: Event) => !root.current?.contains(e.target as Node) && setOpen(false);
-    const escape = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const away = (e: Event) => !root.current?.contains(e.target as Node) && close();
+    const escape = (e: KeyboardEvent) => e.key === 'Escape' && close();
     document.addEventListener('pointerdown', away);
     document.addEventListener('keydown', escape);
     return () => {
@@ -38,7 +54,7 @@ export function SelectLang({ className }: { className?: string }) {
     };
   }, [open]);
   const choose = (lang: Language) => {
-    setOpen(false);
+    close();
     void setLanguage(lang);
   };
   const list = (
@@ -71,11 +87,20 @@ export function SelectLang({ className }: { className?: string }) {
         tabIndex={0}
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={t('header.language')}
+        // The accessible name holds the visible text (WCAG 2.5.3), then what the button is for.
+        aria-label={`${LABELS[i18n.language as Language]} (${t('header.language')})`}
         data-testid="select-lang"
         style={{ cursor: 'pointer' }}
-        onClick={() => setOpen((o) => !o)}
-        onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setOpen((o) => !o)}
+        onClick={click}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter' && e.key !== ' ') return;
+          e.preventDefault();
+          if (open) close();
+          else {
+            pinned.current = true;
+            setOpen(true);
+          }
+        }}
       >
         <GlobalOutlined /> <span className="select-lang-label">{LABELS[i18n.language as Language]}</span>
       </span>

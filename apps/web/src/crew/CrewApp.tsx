@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AlertState, CrewIncident } from '@console/contract';
-import { crewApi, Refused, session } from './crewApi.ts';
+import { crewApi, Refused, rememberEnterprise, session } from './crewApi.ts';
 import { MiniMap } from './MiniMap.tsx';
-import { cachedIncidents, cacheIncidents, dismiss, enqueue, flush, newKey, queued, type Pending } from './outbox.ts';
+import { cachedIncidents, cacheIncidents, dismiss, enqueue, flush, lastCachedIncidents, newKey, queued, type Pending } from './outbox.ts';
 import { compressPhoto } from './photos.ts';
 import { distanceM, navigationLinks } from './places.ts';
 
@@ -54,6 +54,8 @@ export function CrewApp() {
   const [loadedAt, setLoadedAt] = useState<number | null>(null);
   const [pending, setPending] = useState<Pending[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
+  // No answer from the server although the phone says it is online (a basement, a captive portal).
+  const [unreachable, setUnreachable] = useState(false);
   const signedIn = Boolean(session().token);
 
   const reload = useCallback(async () => {
@@ -64,9 +66,11 @@ export function CrewApp() {
       await cacheIncidents(enterpriseId, fresh);
       setIncidents(fresh);
       setLoadedAt(Date.now());
+      setUnreachable(false);
     } catch (error) {
       // Offline (no answer): what was loaded stays. Signed out: the sign-in link shows.
-      if (error instanceof Refused && error.status === 401) setIncidents([]);
+      if (!(error instanceof Refused)) setUnreachable(true);
+      else if (error.status === 401) setIncidents([]);
     }
   }, [enterpriseId]);
 
@@ -78,8 +82,21 @@ export function CrewApp() {
 
   useEffect(() => {
     if (!signedIn || enterpriseId) return;
-    // Signed in on the console without choosing an enterprise here: the first verified one.
-    void crewApi.enterprises().then((list) => setEnterpriseId(String(list.find((e) => e.status === 'verified')?.id ?? list[0]?.id ?? '')), () => {});
+    // Signed in on the console without choosing an enterprise here: the first verified one, kept
+    // for the next start. No answer (reopened offline): the enterprise of the tasks loaded last.
+    const choose = (id: string) => {
+      if (!id) return;
+      rememberEnterprise(id);
+      setEnterpriseId(id);
+    };
+    crewApi.enterprises().then(
+      (list) => choose(String(list.find((e) => e.status === 'verified')?.id ?? list[0]?.id ?? '')),
+      (error) => {
+        if (error instanceof Refused) return;
+        setUnreachable(true);
+        void lastCachedIncidents().then((cached) => cached && choose(cached.enterpriseId));
+      },
+    );
   }, [signedIn, enterpriseId]);
   useEffect(() => {
     if (!enterpriseId) return;
@@ -94,6 +111,12 @@ export function CrewApp() {
   useEffect(() => {
     if (online) void sync();
   }, [online, sync]);
+  // The phone may never say it went offline: while the server does not answer, ask again now and then.
+  useEffect(() => {
+    if (!unreachable || !online) return;
+    const timer = setInterval(() => void sync(), 15_000);
+    return () => clearInterval(timer);
+  }, [unreachable, online, sync]);
 
   const sorted = useMemo(() => {
     const list = (incidents ?? []).map((i) => ({ incident: i, distance: position ? distanceM(position, [i.lon, i.lat]) : null }));
@@ -122,7 +145,7 @@ export function CrewApp() {
   const refused = pending.filter((p) => p.refused);
   const banner = (
     <>
-      {!online && <div className="crew-note offline" data-testid="crew-offline">{t('offline', { ago: loadedAt ? time(loadedAt) : t('justNow') })}</div>}
+      {(!online || unreachable) && <div className="crew-note offline" data-testid="crew-offline">{t('offline', { ago: loadedAt ? time(loadedAt) : t('justNow') })}</div>}
       {waiting.length > 0 && (
         <div className="crew-note waiting" data-testid="crew-waiting">
           {t('waiting', { count: waiting.length })}

@@ -18,6 +18,9 @@ export const session = () => ({
   enterpriseId: sessionStore.get(SESSION_KEYS.enterpriseId) ?? localStore.get<string>(STORAGE_KEYS.enterpriseId),
 });
 
+/** Keeps the enterprise the crew view works in where a reopened app finds it (local storage outlives the tab). */
+export const rememberEnterprise = (id: string) => localStore.set(STORAGE_KEYS.enterpriseId, id);
+
 async function call<T>(method: string, url: string, body?: BodyInit, headers: Record<string, string> = {}): Promise<T> {
   const { token, enterpriseId } = session();
   const response = await fetch(`/api${url}`, {

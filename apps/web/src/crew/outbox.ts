@@ -40,6 +40,8 @@ export const dismiss = async (key: string) => void (await (await db()).delete('o
 
 /** What was last loaded, to read offline. */
 export const cachedIncidents = async (enterpriseId: string) => (await db()).get('incidents', enterpriseId);
+/** The tasks this phone loaded last, whichever enterprise they were of (a cold start offline knows no enterprise yet). */
+export const lastCachedIncidents = async () => (await (await db()).getAll('incidents')).sort((a, b) => b.loadedAt - a.loadedAt)[0];
 export const cacheIncidents = async (enterpriseId: string, incidents: CrewIncident[]) => void (await (await db()).put('incidents', { enterpriseId, loadedAt: Date.now(), incidents }));
 
 let flushing: Promise<boolean> | null = null;
