@@ -26,7 +26,8 @@ function LoginInput({ field, icon, error, ...input }: { field: Field; icon: Reac
   return (
     <span className={`login-input${error ? ' login-input-error' : ''}`}>
       <span className="login-input-icon">{icon}</span>
-      <input {...input} type={password && !shown ? 'password' : 'text'} aria-invalid={Boolean(error)} aria-describedby={`login-${field}-error`} />
+      {/* Named for screen readers after the placeholder is gone (typed over). */}
+      <input aria-label={input.placeholder} {...input} type={password && !shown ? 'password' : 'text'} aria-invalid={Boolean(error)} aria-describedby={`login-${field}-error`} />
       {password && (
         <span className="login-input-icon login-input-eye" role="button" tabIndex={-1} aria-label={shown ? 'hide' : 'show'} onClick={() => setShown((v) => !v)}>
           {shown ? <EyeOutlined /> : <EyeInvisibleOutlined />}
