@@ -99,10 +99,11 @@ test.describe('alert loop', () => {
     // notice and the list, found by the pipe, without reloading.
     await expect(page.getByTestId('alert-notice')).toBeVisible({ timeout: 30_000 });
     const row = page.locator('.ant-table-row').first();
-    await expect(row).toContainText('Settlement bowl · EGMS alerts e2e');
+    // Named what and where: the ground settling under its pipes, the street, the gravest pipe.
+    await expect(row).toContainText(/Ground settling under \d+ segments? · \S+[路街] · /);
     await row.click();
     const drawer = page.getByTestId('alert-drawer');
-    await expect(drawer.getByTestId('alert-title')).toContainText('Settlement bowl · EGMS alerts e2e');
+    await expect(drawer.getByTestId('alert-title')).toContainText(/Ground settling under \d+ segments? · \S+[路街] · .+ · \d+ alerts/);
     await expect(drawer.getByTestId('alert-state')).toHaveText('New');
     const members = drawer.getByTestId('incident-members');
     await expect(members).toContainText(pipe.pipeId);

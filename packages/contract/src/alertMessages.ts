@@ -11,12 +11,12 @@ export const ALERT_MESSAGES = {
   'alerts.raised': { 'en-US': 'Alert raised', 'zh-CN': '已发布预警' },
   'alerts.saved': { 'en-US': 'Saved', 'zh-CN': '已保存' },
   'alerts.sms': {
-    'en-US': '[Pipeline risk] Level {level} incident {code} ({subject}, {members} alerts) is assigned to you, due {deadline}. Open the console to handle it.',
-    'zh-CN': '【管网风险】{level}级事件 {code}（{subject}，{members} 条预警）已派发给您，请于 {deadline} 前处置。',
+    'en-US': '[Pipeline risk] Level {level} incident {code}: {title}. Assigned to you, due {deadline}. Open the console to handle it.',
+    'zh-CN': '【管网风险】{level}级事件 {code}：{title}。已派发给您，请于 {deadline} 前处置。',
   },
   'alerts.smsEscalated': {
-    'en-US': '[Pipeline risk] Incident {code} ({subject}) assigned to you has risen to level {level}, due {deadline}. Open the console to handle it.',
-    'zh-CN': '【管网风险】您处置的事件 {code}（{subject}）已升级为{level}级，请于 {deadline} 前处置。',
+    'en-US': '[Pipeline risk] Incident {code} assigned to you has risen to level {level}: {title}. Due {deadline}. Open the console to handle it.',
+    'zh-CN': '【管网风险】您处置的事件 {code} 已升级为{level}级：{title}。请于 {deadline} 前处置。',
   },
   'alerts.idempotencyKey': { 'en-US': 'Idempotency-Key: must be 8 to 100 letters, digits or _ : . -', 'zh-CN': 'Idempotency-Key：须为 8 到 100 位字母、数字或 _ : . -' },
   'channels.host': {
@@ -28,8 +28,8 @@ export const ALERT_MESSAGES = {
   'channels.saved': { 'en-US': 'Channel saved', 'zh-CN': '已保存通知渠道' },
   'channels.deleted': { 'en-US': 'Channel deleted', 'zh-CN': '已删除通知渠道' },
   'channels.message': {
-    'en-US': '{event}: level {level} incident {code}, {title} ({members} alerts). {state}. Open: {link}',
-    'zh-CN': '{event}：{level}级事件 {code}，{title}（{members} 条预警），{state}。查看：{link}',
+    'en-US': '{event}: level {level} incident {code}, {title}. {state}. Open: {link}',
+    'zh-CN': '{event}：{level}级事件 {code}，{title}。{state}。查看：{link}',
   },
   'channels.test': { 'en-US': 'Test message from the pipeline risk console: this channel works.', 'zh-CN': '管网风险监测控制台测试消息：该渠道可正常接收。' },
   'incident.kind.bowl': { 'en-US': 'Settlement bowl', 'zh-CN': '沉降漏斗' },

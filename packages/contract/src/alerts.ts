@@ -1,3 +1,4 @@
+import type { Language } from './envelope.ts';
 import { z } from 'zod';
 import { areaGeometry, jsonText, position } from './geo.ts';
 import { optionalDateTime, optionalNumber, optionalText, requiredText } from './fields.ts';
@@ -78,15 +79,39 @@ export interface AlertSettings {
   deadlineHours: Record<RiskLevel, number>;
   leakRepairDays: number;
   bowlGapM: number;
+  /** The language of messages out (SMS, robots, mail): no reader's request chooses it. */
+  messageLanguage: Language;
+  /** The IANA time zone their times are written in, with the zone named. */
+  timeZone: string;
 }
 /** Gas practice: a crew on site within the hour for the worst; days for the least. */
-export const DEFAULT_ALERT_SETTINGS: AlertSettings = { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 7, bowlGapM: 50 };
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = { deadlineHours: { I: 2, II: 24, III: 72, IV: 168 }, leakRepairDays: 7, bowlGapM: 50, messageLanguage: 'zh-CN', timeZone: 'Asia/Shanghai' };
+
+/** Is this a time zone the server can write times in? */
+export const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A time as messages out write it: "2026-11-28 18:30 (Asia/Shanghai, UTC+8)". */
+export function messageTime(at: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'shortOffset' }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const offset = part('timeZoneName').replace('GMT', 'UTC') || 'UTC';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} (${timeZone}, ${offset === 'UTC' ? 'UTC+0' : offset})`;
+}
 
 const hours = z.coerce.number().min(0.5).max(24 * 90);
 export const alertSettingsBody = z.object({
   deadlineHours: z.object({ I: hours, II: hours, III: hours, IV: hours }),
   leakRepairDays: z.coerce.number().int().min(1).max(365),
   bowlGapM: z.coerce.number().min(0).max(1000).default(DEFAULT_ALERT_SETTINGS.bowlGapM),
+  messageLanguage: z.enum(['zh-CN', 'en-US']).default(DEFAULT_ALERT_SETTINGS.messageLanguage),
+  timeZone: z.string().trim().max(64).refine(isTimeZone, { message: 'field.timeZone' }).default(DEFAULT_ALERT_SETTINGS.timeZone),
 });
 
 /** An alert raised by hand: what, how grave, where (a point or an area). */
@@ -297,6 +322,7 @@ export interface IncidentLiveEvent {
   level: RiskLevel;
   state: AlertState;
   memberCount: number;
+  pipeCount: number;
 }
 
 /** Photos per timeline entry. */

@@ -18,5 +18,5 @@ export interface DatavOverview {
   alerts: AlertSummary;
   risk: { assessedAt: string; segments: number; levels: Record<RiskLevel, number>; masked: number } | null;
   /** The newest incidents, for the rolling board. */
-  board: { id: number; code: string; kind: IncidentKind; subject: string; level: RiskLevel; state: AlertState; memberCount: number; raisedAt: string }[];
+  board: { id: number; code: string; kind: IncidentKind; subject: string; level: RiskLevel; state: AlertState; memberCount: number; pipeCount: number; raisedAt: string }[];
 }

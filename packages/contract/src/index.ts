@@ -23,3 +23,4 @@ export * from './openData.ts';
 export * from './mapPalette.ts';
 export * from './vocabulary.ts';
 export * from './audit.ts';
+export * from './incidentTitle.ts';

@@ -140,6 +140,7 @@ const CORE_MESSAGES = {
     'en-US': `is past row 10,000: move on with the next, previous or last page (after, before, last)`,
     'zh-CN': '超过第 10,000 行：请用下一页、上一页或末页（after、before、last）翻页',
   },
+  'field.timeZone': { 'en-US': 'must be a time zone like Asia/Shanghai', 'zh-CN': '须为时区，如 Asia/Shanghai' },
   'field.date': { 'en-US': 'must be a date like 2026-01-31', 'zh-CN': '须为日期，如 2026-01-31' },
   'field.code.format': { 'en-US': '1 to 40 letters, digits, _ or -', 'zh-CN': '须为 1 到 40 位字母、数字、_ 或 -' },
   'field.endDate.beforeStart': { 'en-US': 'must not be before the start date', 'zh-CN': '不能早于开始日期' },

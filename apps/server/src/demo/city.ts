@@ -52,7 +52,13 @@ const M_PER_DEG_LAT = 111_320;
 /** Pipes per street segment on average: water on all, gas on 60 %, drainage on 70 % (all three under main streets). */
 const PIPES_PER_STREET = 2.3;
 
-const STREET_NAMES = ['江南大道', '滨盛路', '江陵路', '长河路', '西兴路', '浦沿路', '信诚路', '江晖路', '南环路', '滨文路', '聚才路', '伟业路'];
+/**
+ * Street names of the district's kind (north-south roads, east-west streets), each street its
+ * own: an incident's title names the nearest one, so two places never share a name.
+ */
+const STREET_STEMS = ['江南', '滨盛', '江陵', '长河', '西兴', '浦沿', '信诚', '江晖', '南环', '滨文', '聚才', '伟业', '东信', '秋溢', '火炬', '春晓', '月明', '江虹', '六和', '闻涛', '丹枫', '时代', '共联', '立业', '建业', '阡陌', '网商', '星民', '明德', '协同', '诚业', '滨康', '滨安', '滨兴', '滨和', '长江', '钱江', '冠山', '白马', '越达'];
+const ORDINALS = ['', '二', '三', '四', '五', '六', '七', '八', '九'];
+const streetName = (i: number, suffix: '路' | '街') => `${STREET_STEMS[i % STREET_STEMS.length]}${ORDINALS[Math.floor(i / STREET_STEMS.length) % ORDINALS.length]}${suffix}`;
 
 export function generateCity(options: CityOptions = {}): DemoCity {
   const random = seededRandom(options.seed ?? 20260101);
@@ -170,9 +176,8 @@ export function generateCity(options: CityOptions = {}): DemoCity {
         addStreetPipes(nodes[j - 1][i], nodes[j][i], mainY);
       }
     }
-    const name = STREET_NAMES[i % STREET_NAMES.length];
-    basemap.push({ kind: mainX ? 'mainStreet' : 'street', name, geometry: { type: 'LineString', coordinates: ns.map(roundP) } });
-    basemap.push({ kind: mainY ? 'mainStreet' : 'street', name: `${name}${i}`, geometry: { type: 'LineString', coordinates: ew.map(roundP) } });
+    basemap.push({ kind: mainX ? 'mainStreet' : 'street', name: streetName(i, '路'), geometry: { type: 'LineString', coordinates: ns.map(roundP) } });
+    basemap.push({ kind: mainY ? 'mainStreet' : 'street', name: streetName(i, '街'), geometry: { type: 'LineString', coordinates: ew.map(roundP) } });
   }
 
   const east = west + (n - 1) * dLon;

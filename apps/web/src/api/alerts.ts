@@ -11,6 +11,7 @@ export interface IncidentPlace {
   level: RiskLevel;
   state: IncidentRow['state'];
   memberCount: number;
+  pipeCount: number;
   lon: number;
   lat: number;
 }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AlertState, CrewIncident } from '@console/contract';
+import { incidentTitle, type AlertState, type CrewIncident } from '@console/contract';
 import { crewApi, Refused, rememberEnterprise, session } from './crewApi.ts';
+import { language } from './i18n.ts';
 import { MiniMap } from './MiniMap.tsx';
 import { cachedIncidents, cacheIncidents, dismiss, enqueue, flush, lastCachedIncidents, newKey, queued, type Pending } from './outbox.ts';
 import { compressPhoto } from './photos.ts';
@@ -191,7 +192,7 @@ export function CrewApp() {
               <button className="crew-card" onClick={() => setOpenId(incident.id)} data-testid="crew-card">
                 <span className="crew-level" style={{ background: LEVEL_COLOR[incident.level] }}>{incident.level}</span>
                 <span className="crew-card-body">
-                  <strong>{title(t, incident)}</strong>
+                  <strong>{title(incident)}</strong>
                   <span className="crew-muted">
                     {incident.code} · {t(`state.${state}`)} · {distanceText(t, distance)}
                   </span>
@@ -207,8 +208,8 @@ export function CrewApp() {
 }
 
 type T = ReturnType<typeof useTranslation>['t'];
-const title = (t: T, i: Pick<CrewIncident, 'kind' | 'subject' | 'memberCount'>) =>
-  (i.kind === 'manual' ? i.subject : `${t(`kind.${i.kind}`)} · ${i.subject}`) + (i.memberCount > 1 ? ` · ${t('members', { count: i.memberCount })}` : '');
+/** The incident's one title, as the desk and the texts say it. */
+const title = (i: Pick<CrewIncident, 'kind' | 'subject' | 'memberCount' | 'pipeCount'>) => incidentTitle(i, language());
 const distanceText = (t: T, distance: number | null) => (distance === null ? t('noPosition') : distance < 1000 ? t('distanceM', { m: Math.round(distance) }) : t('distance', { km: (distance / 1000).toFixed(1) }));
 
 /** One incident: its map, navigation, what it is, the steps the crew takes, its timeline. */
@@ -247,7 +248,7 @@ function IncidentView({ incident, state, distance, position, pending, onStep }: 
       <div className="crew-head">
         <span className="crew-level" style={{ background: LEVEL_COLOR[incident.level] }}>{incident.level}</span>
         <div>
-          <h2 data-testid="crew-title">{title(t, incident)}</h2>
+          <h2 data-testid="crew-title">{title(incident)}</h2>
           <span className="crew-muted" data-testid="crew-state">
             {t(`state.${state}`)} · {distanceText(t, distance)}
             {incident.deadline && ` · ${incident.overdue ? t('overdue') : t('due', { at: time(incident.deadline) })}`}

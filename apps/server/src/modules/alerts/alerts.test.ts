@@ -112,7 +112,8 @@ describe('alert rules', () => {
     expect(escalated.deadline!.getTime() - checkedAt).toBeLessThanOrEqual(24 * 3_600_000 + 5000);
     const texts = await textsTo('13800000002');
     expect(texts).toHaveLength(textsBefore + 1);
-    expect(texts.at(-1)).toMatch(new RegExp(`^【管网风险】您处置的事件 ${dispatched.code}（.+）已升级为II级，请于 \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} 前处置。$`));
+    // In the enterprise's message language (Chinese by default), the deadline with its zone.
+    expect(texts.at(-1)).toMatch(new RegExp(`^【管网风险】您处置的事件 ${dispatched.code} 已升级为II级：气象预警(涉及 \\d+ 段管道)? · .+。请于 \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} \\(Asia/Shanghai, UTC\\+8\\) 前处置。$`));
     const alertDetail = (await water({ method: 'GET', url: `/api/alerts/alerts/${raised.id}` })).json().result;
     expect(alertDetail.events.map((e: { action: string }) => e.action)).toEqual(['raise', 'join', 'confirm', 'dispatch', 'escalate']);
     const detail = (await water({ method: 'GET', url: `/api/alerts/incidents/${incidentId}` })).json().result;
@@ -127,7 +128,7 @@ describe('alert rules', () => {
       [1, 2].map(async () => groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, await escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), DEFAULT_ALERT_SETTINGS))),
     );
     const escalations = both.flatMap((r) => r.escalated);
-    expect(escalations).toEqual([{ id: incidentId, code: dispatched.code, subject: escalated.subject, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
+    expect(escalations).toEqual([{ id: incidentId, code: dispatched.code, enterpriseId: demo.ids.water, kind: 'warning', subject: escalated.subject, pipeCount: expect.any(Number), memberCount: 1, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
     expect(escalations[0].assigned!.deadline.getTime() - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
     // Milder later: the alert and its incident keep the gravest level reached, and the deadline.
     const deadline = (await incidentOf()).deadline;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { translate, type IncidentLiveEvent, type Language } from '@console/contract';
+import { incidentTitle, messageTime, translate, type AlertSettings, type IncidentLiveEvent } from '@console/contract';
 import type { Database, Db } from '../../db/client.ts';
 import { Feed } from '../../db/changes.ts';
 import { Debounce } from '../../http/debounce.ts';
@@ -19,8 +19,6 @@ export interface AlertMessage {
   event: IncidentLiveEvent;
 }
 
-/** Deadlines in texts are China's clock time, as the crews read them. */
-const CHINA_TIME = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
 
 /** What one check did: the ids of the alerts it raised and of those it found graver, and the incidents they made or changed. */
 export interface CheckResult {
@@ -120,7 +118,7 @@ export class AlertEngine {
     await this.announce('raised', raised);
     await this.announce('escalated', escalatedIds);
     await this.announce('changed', changedOnly);
-    await this.textEscalations(escalated);
+    await this.textEscalations(escalated, settings);
     await this.outbox.announce(raised, 'raised');
     await this.outbox.announce(escalatedIds, 'escalated');
     return { raised, changed: changedOnly, escalated: escalatedIds };
@@ -141,26 +139,30 @@ export class AlertEngine {
     for (const { enterpriseId, ...event } of await liveEventsOf(this.db, ids)) this.feed.publish({ enterpriseId, event: { kind, ...event } });
   }
 
-  /** After a person's step: the consoles are told, and a dispatched grave incident is texted to its assignee (one text, however many members). */
-  async afterStep(result: StepResult, language: Language) {
+  /**
+   * After a person's step: the consoles are told, and a dispatched grave incident is texted to its
+   * assignee (one text, however many members) in the enterprise's message language and time zone.
+   */
+  async afterStep(result: StepResult, enterpriseId: number) {
     await this.announce('changed', [result.incident.id]);
     if (result.incident.events.at(-1)?.action === 'dispatch') await this.outbox.announce([result.incident.id], 'dispatched');
     if (!result.notify) return;
+    const { messageLanguage, timeZone } = await getAlertSettings(this.db, enterpriseId);
     const { phone, level, deadline } = result.notify;
-    const { code, subject, memberCount } = result.incident;
-    const text = translate('alerts.sms', language, { level, code, subject, members: memberCount, deadline: CHINA_TIME.format(deadline) });
+    const text = translate('alerts.sms', messageLanguage, { level, code: result.incident.code, title: incidentTitle(result.incident, messageLanguage), deadline: messageTime(deadline, timeZone) });
     await this.sms.send(phone, text).catch((error) => this.log?.error({ err: error, incidentId: result.incident.id }, 'incident sms failed'));
   }
 
   /**
    * An incident being worked that became grave (level I or II) is texted to its assignee with its
-   * deadline, as a dispatch of a grave incident is. No request asks for it, so the text is in
-   * Chinese, the language of the crews and of the SMS gateway's signed templates.
+   * deadline, as a dispatch of a grave incident is, in the enterprise's message language.
    */
-  private async textEscalations(escalations: IncidentEscalation[]) {
-    for (const { id, code, subject, level, assigned } of escalations) {
+  private async textEscalations(escalations: IncidentEscalation[], settings: AlertSettings) {
+    for (const escalation of escalations) {
+      const { id, code, level, assigned } = escalation;
       if (!assigned || (level !== 'I' && level !== 'II')) continue;
-      const text = translate('alerts.smsEscalated', 'zh-CN', { level, code, subject, deadline: CHINA_TIME.format(assigned.deadline) });
+      const language = settings.messageLanguage;
+      const text = translate('alerts.smsEscalated', language, { level, code, title: incidentTitle(escalation, language), deadline: messageTime(assigned.deadline, settings.timeZone) });
       await this.sms.send(assigned.phone, text).catch((error) => this.log?.error({ err: error, incidentId: id }, 'incident sms failed'));
     }
   }

@@ -1,10 +1,11 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import convexHull from 'monotone-convex-hull-2d';
-import { OPEN_ALERT_STATES, RISK_LEVELS, RULE_SOURCE, type AlertRule, type AlertSettings, type AlertState, type LineGeometry, type RiskLevel } from '@console/contract';
+import { OPEN_ALERT_STATES, RISK_LEVELS, RULE_SOURCE, type AlertRule, type AlertSettings, type AlertState, type IncidentKind, type IncidentTitleParts, type LineGeometry, type RiskLevel } from '@console/contract';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { alertEvents, alerts, incidentEvents, incidents, levelOrder, OPEN_ALERT_SQL } from '../../db/schema.ts';
 import { bboxColumns } from '../../geo/geometry.ts';
 import { closest, grownBox, localFrame, type Place } from '../../geo/proximity.ts';
+import { nameOfPlace } from './places.ts';
 
 /** Pipes whose risk rose are one run when they touch (a joint's survey error allowed). */
 const RUN_GAP_M = 1;
@@ -38,16 +39,16 @@ interface Fresh {
  * on one site make one incident). Settlement alarms of one analysis and risk rises: a cluster of
  * pipes within `gapM` of each other, so one key holds an incident per cluster.
  */
-function causeOf(alert: Fresh, settings: AlertSettings): { key: string; gapM: number | null; subject: string } {
+function causeOf(alert: Fresh, settings: AlertSettings): { key: string; gapM: number | null } {
   switch (alert.rule) {
     case 'settlementThreshold':
-      return { key: `bowl:${alert.details.datasetId}`, gapM: settings.bowlGapM, subject: String(alert.details.datasetName ?? alert.subject) };
+      return { key: `bowl:${alert.details.datasetId}`, gapM: settings.bowlGapM };
     case 'pipeRiskRise':
-      return { key: 'riskRun', gapM: RUN_GAP_M, subject: alert.subject };
+      return { key: 'riskRun', gapM: RUN_GAP_M };
     case 'manual':
-      return { key: `manual:${alert.id}`, gapM: null, subject: alert.subject };
+      return { key: `manual:${alert.id}`, gapM: null };
     default:
-      return { key: alert.objectKey, gapM: null, subject: alert.subject };
+      return { key: alert.objectKey, gapM: null };
   }
 }
 
@@ -112,10 +113,10 @@ function placeOf(shapes: Shape[]): { geometry: Shape; lon: number; lat: number; 
   return { geometry, ...centre, box };
 }
 
-export interface IncidentEscalation {
+export interface IncidentEscalation extends IncidentTitleParts {
   id: number;
   code: string;
-  subject: string;
+  enterpriseId: number;
   level: RiskLevel;
   /** Set when it is dispatched or being handled: its assignee's phone and the deadline now. */
   assigned: { phone: string; deadline: Date } | null;
@@ -149,7 +150,7 @@ export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertS
       .orderBy(levelOrder(alerts.level), alerts.id)
       .limit(GROUP_LIMIT)) as Fresh[];
 
-    const byCause = new Map<string, { gapM: number | null; subject: string; members: Fresh[] }>();
+    const byCause = new Map<string, { gapM: number | null; members: Fresh[] }>();
     for (const alert of fresh) {
       const cause = causeOf(alert, settings);
       const entry = byCause.get(cause.key) ?? { ...cause, members: [] };
@@ -159,11 +160,12 @@ export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertS
     const created: number[] = [];
     const joined = new Map<number, Fresh[]>();
     const join = (incidentId: number, members: Fresh[]) => joined.set(incidentId, [...(joined.get(incidentId) ?? []), ...members]);
-    for (const [key, { gapM, subject, members }] of byCause) {
+    for (const [key, { gapM, members }] of byCause) {
       const groups = gapM === null ? [{ members, existing: await openIncidentsOf(tx, enterpriseId, key) }] : await clusters(tx, enterpriseId, key, gapM, members);
       for (const group of groups) {
         // Bridging two open incidents joins the older: each may already be worked by its own crew.
-        const target = group.existing.length ? Math.min(...group.existing) : await createIncident(tx, enterpriseId, key, gapM === null ? group.members[0].subject : subject, group.members[0], now);
+        // A new one is named from its own members (the gravest first), never from another cluster's.
+        const target = group.existing.length ? Math.min(...group.existing) : await createIncident(tx, enterpriseId, key, group.members[0].subject, group.members[0], now);
         if (!group.existing.length) created.push(target);
         join(target, group.members);
       }
@@ -249,14 +251,28 @@ async function addMembers(tx: Tx, incidentId: number, members: Fresh[], isNew: b
 }
 
 /**
+ * Where and which, as its title says it: the street (or project) at its centre and its gravest
+ * member's code. Warnings keep their headline (a city-wide warning has no one street) and one
+ * raised by hand the title its author gave.
+ */
+async function subjectOf(tx: Tx, incident: { enterpriseId: number; groupKey: string; subject: string }, lead: string, place: { lon: number; lat: number }) {
+  const kind = incident.groupKey.split(':')[0];
+  if (kind === 'manual') return incident.subject;
+  if (kind === 'warning') return lead;
+  const name = await nameOfPlace(tx, incident.enterpriseId, place.lon, place.lat);
+  return name ? `${name} · ${lead}` : lead;
+}
+
+/**
  * An incident's figures from its members: its level (the gravest; a rise is an escalation on its
  * timeline and brings a dispatched incident's deadline forward, never back), count, pipes and place.
  */
 async function refreshIncidents(tx: Tx, ids: number[], settings: AlertSettings, now: Date): Promise<IncidentEscalation[]> {
   if (!ids.length) return [];
-  const figures = await queryRows<{ id: number; level: RiskLevel; members: number; pipe_ids: string[]; pipe_count: number }>(
+  const figures = await queryRows<{ id: number; level: RiskLevel; lead: string; members: number; pipe_ids: string[]; pipe_count: number }>(
     tx,
     sql`select a.incident_id as id, (array_agg(a.level order by ${levelOrder(sql`a.level`)}))[1] as level, count(*)::int as members,
+          (array_agg(a.subject order by ${levelOrder(sql`a.level`)}, a.id))[1] as lead,
           (array(select p from (select distinct unnest(b.pipe_ids) p from alerts b where b.incident_id = a.incident_id) x order by p limit 50)) as pipe_ids,
           greatest(max(a.pipe_count), (select count(distinct p)::int from alerts b, unnest(b.pipe_ids) p where b.incident_id = a.incident_id)) as pipe_count
         from alerts a where a.incident_id in ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`}
@@ -268,18 +284,19 @@ async function refreshIncidents(tx: Tx, ids: number[], settings: AlertSettings, 
     const place = placeOf(shapes.map((s) => s.geometry));
     const [before] = await tx.select().from(incidents).where(eq(incidents.id, f.id)).for('update');
     const graver = RISK_LEVELS.indexOf(f.level) < RISK_LEVELS.indexOf(before.level);
+    const subject = await subjectOf(tx, before, f.lead, place);
     const deadline =
       graver && before.deadline ? new Date(Math.min(before.deadline.getTime(), now.getTime() + settings.deadlineHours[f.level] * 3_600_000)) : before.deadline;
     await tx
       .update(incidents)
-      .set({ level: graver ? f.level : before.level, memberCount: f.members, pipeIds: f.pipe_ids, pipeCount: f.pipe_count, geometry: place.geometry, lon: place.lon, lat: place.lat, ...bboxColumns(place.box), deadline, updatedAt: now })
+      .set({ subject, level: graver ? f.level : before.level, memberCount: f.members, pipeIds: f.pipe_ids, pipeCount: f.pipe_count, geometry: place.geometry, lon: place.lon, lat: place.lat, ...bboxColumns(place.box), deadline, updatedAt: now })
       .where(eq(incidents.id, f.id));
     if (!graver) continue;
     await tx.insert(incidentEvents).values({ incidentId: f.id, at: now, action: 'escalate', fromState: before.state, toState: before.state, details: { fromLevel: before.level, toLevel: f.level, ...(deadline?.getTime() !== before.deadline?.getTime() ? { deadline } : {}) } });
     if (deadline?.getTime() !== before.deadline?.getTime()) await tx.update(alerts).set({ deadline }).where(eq(alerts.incidentId, f.id));
     const working = (before.state === 'dispatched' || before.state === 'handling') && before.assigneeId && deadline;
     const phone = working ? (await queryRows<{ phone: string | null }>(tx, sql`select phone from users where id = ${before.assigneeId}`))[0]?.phone : null;
-    escalations.push({ id: f.id, code: incidentCode(f.id), subject: before.subject, level: f.level, assigned: phone && deadline ? { phone, deadline } : null });
+    escalations.push({ id: f.id, code: incidentCode(f.id), kind: before.groupKey.split(':')[0] as IncidentKind, subject, pipeCount: f.pipe_count, memberCount: f.members, level: f.level, enterpriseId: before.enterpriseId, assigned: phone && deadline ? { phone, deadline } : null });
   }
   return escalations;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { DEFAULT_ALERT_SETTINGS, type AlertRule, type RiskLevel } from '@console/contract';
+import { DEFAULT_ALERT_SETTINGS, incidentTitle, type AlertRule, type RiskLevel } from '@console/contract';
 import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { rainstormInForce } from '../../testing/weather.ts';
-import { alertEvents, alerts, incidents, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
+import { alertEvents, alerts, basemapFeatures, incidents, smsOutbox, users, weatherWarnings } from '../../db/schema.ts';
 import { queryRows } from '../../db/client.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 import { groupAlerts } from './grouping.ts';
@@ -94,13 +94,15 @@ describe('incidents', () => {
 
     const a = await incident(await incidentOf(bowlA[0]));
     expect(new Set(await Promise.all(bowlA.map(incidentOf)))).toEqual(new Set([a.id]));
-    // Its level is its gravest member's; its place the hull of its pipes; its subject the analysis.
-    expect(a).toMatchObject({ groupKey: 'bowl:9001', level: 'I', memberCount: 5, pipeCount: 5, subject: bowl.datasetName, state: 'new' });
+    // Its level is its gravest member's; its place the hull of its pipes; its subject its gravest pipe
+    // (no street or project out here to name the place).
+    expect(a).toMatchObject({ groupKey: 'bowl:9001', level: 'I', memberCount: 5, pipeCount: 5, subject: 'BA-2', state: 'new' });
     expect(a.geometry.type).toBe('LineString');
     expect(a.maxx - a.minx).toBeCloseTo(320 / MX, 9);
     const b = await incident(await incidentOf(bowlB[0]));
     expect(await incidentOf(bowlB[1])).toBe(b.id);
-    expect(b).toMatchObject({ level: 'II', memberCount: 2 });
+    // Each cluster of the analysis is named from its own members, not from the first cluster's.
+    expect(b).toMatchObject({ level: 'II', memberCount: 2, subject: 'BB-0' });
     expect(b.geometry.type).toBe('Polygon');
     expect(nonEmpty([await incidentOf(apart), await incidentOf(otherAnalysis)]).every((id) => id !== a.id && id !== b.id)).toBe(true);
     const siteIncident = await incident(await incidentOf(site[0]));
@@ -131,6 +133,50 @@ describe('incidents', () => {
     await groupAlerts(demo.database.db, demo.ids.water, { ...DEFAULT_ALERT_SETTINGS, bowlGapM: 100 }, []);
     expect(await incidentOf(late)).toBe(a.id);
     await admin({ method: 'PUT', url: '/api/alerts/settings', payload: DEFAULT_ALERT_SETTINGS });
+  });
+
+  it('are each named from their own members, with the street they are on; titles and texts in the enterprise\'s language and zone', async () => {
+    const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    // Two north-south streets of the demo city; a run of two touching segments along each, midway between crossings.
+    const streets = await demo.database.db.select({ name: basemapFeatures.name, geometry: basemapFeatures.geometry }).from(basemapFeatures).where(eq(basemapFeatures.kind, 'street')).orderBy(basemapFeatures.id).limit(8);
+    const [first, second] = [streets[2], streets[6]].map((s) => s as { name: string; geometry: { coordinates: number[][] } });
+    const runAlong = async (street: typeof first, prefix: string, level: RiskLevel) => {
+      const [a, b] = street.geometry.coordinates.slice(3, 5);
+      const at = (f: number) => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
+      return [
+        await raised('pipeRiskRise', `pipe:${prefix}-0`, 'III', { type: 'LineString', coordinates: [at(0.4), at(0.5)] }),
+        await raised('pipeRiskRise', `pipe:${prefix}-1`, level, { type: 'LineString', coordinates: [at(0.5), at(0.6)] }),
+      ];
+    };
+    const one = await runAlong(first, 'RUN-A', 'II');
+    const two = await runAlong(second, 'RUN-B', 'I');
+    const result = await groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, []);
+    const [x, y] = [await incident(await incidentOf(one[0])), await incident(await incidentOf(two[0]))];
+    expect(result.raised).toEqual(expect.arrayContaining([x.id, y.id]));
+    expect(x.id).not.toBe(y.id);
+    expect(await incidentOf(one[1])).toBe(x.id);
+    // Where (the street) and which (the gravest member): never the other run's.
+    expect(x).toMatchObject({ groupKey: 'riskRun', subject: `${first.name} · RUN-A-1`, pipeCount: 2, memberCount: 2 });
+    expect(y).toMatchObject({ groupKey: 'riskRun', subject: `${second.name} · RUN-B-1` });
+    expect(first.name).not.toBe(second.name);
+    expect(incidentTitle({ kind: 'riskRun', subject: x.subject, pipeCount: 2, memberCount: 2 }, 'en-US')).toBe(`Pipe risk rose on 2 segments · ${first.name} · RUN-A-1 · 2 alerts`);
+    expect(incidentTitle({ kind: 'riskRun', subject: x.subject, pipeCount: 2, memberCount: 2 }, 'zh-CN')).toBe(`2 段管道风险升高 · ${first.name} · RUN-A-1 · 2 条预警`);
+
+    // The enterprise writes its messages out in English, in Berlin's time: the text says so.
+    const saved = await admin({ method: 'PUT', url: '/api/alerts/settings', payload: { ...DEFAULT_ALERT_SETTINGS, messageLanguage: 'en-US', timeZone: 'Europe/Berlin' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await admin({ method: 'PUT', url: '/api/alerts/settings', payload: { ...DEFAULT_ALERT_SETTINGS, timeZone: 'Mars/Olympus' } })).json().message).toBe('timeZone: must be a time zone like Asia/Shanghai');
+    try {
+      const [member] = await demo.database.db.select({ id: users.id, phone: users.phone }).from(users).where(eq(users.username, 'member'));
+      expect((await admin({ method: 'POST', url: `/api/alerts/incidents/${y.id}/confirm`, payload: {} })).statusCode).toBe(200);
+      // Asked in Chinese: the text still follows the enterprise's choice.
+      const dispatched = await admin({ method: 'POST', url: `/api/alerts/incidents/${y.id}/dispatch`, payload: { organisation: '抢修一队', assigneeId: member.id }, headers: { 'accept-language': 'zh-CN' } });
+      expect(dispatched.statusCode, dispatched.body).toBe(200);
+      const [text] = await demo.database.db.select().from(smsOutbox).where(eq(smsOutbox.phone, member.phone!)).orderBy(sql`id desc`).limit(1);
+      expect(text.body).toMatch(new RegExp(`^\\[Pipeline risk\\] Level I incident ${dispatched.json().result.code}: Pipe risk rose on 2 segments · ${second.name} · RUN-B-1 · 2 alerts\\. Assigned to you, due \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} \\(Europe/Berlin, UTC\\+[12]\\)\\.`));
+    } finally {
+      await admin({ method: 'PUT', url: '/api/alerts/settings', payload: DEFAULT_ALERT_SETTINGS });
+    }
   });
 
   it('are worked once: one dispatch, one text, every member follows; a member joining later takes its state', async () => {

@@ -112,7 +112,7 @@ export async function incidentSummary(db: Db, enterpriseId: number): Promise<Ale
 /** The open incidents' places (the map), the gravest first. */
 export async function openIncidentPlaces(db: Db, enterpriseId: number, limit = 2000) {
   const rows = await db
-    .select({ id: incidents.id, kind: kindSql, subject: incidents.subject, level: incidents.level, state: incidents.state, memberCount: incidents.memberCount, lon: incidents.lon, lat: incidents.lat })
+    .select({ id: incidents.id, kind: kindSql, subject: incidents.subject, level: incidents.level, state: incidents.state, memberCount: incidents.memberCount, pipeCount: incidents.pipeCount, lon: incidents.lon, lat: incidents.lat })
     .from(incidents)
     .where(and(eq(incidents.enterpriseId, enterpriseId), inArray(incidents.state, OPEN_ALERT_STATES)))
     .orderBy(levelOrder(incidents.level), desc(incidents.raisedAt))
@@ -123,7 +123,7 @@ export async function openIncidentPlaces(db: Db, enterpriseId: number, limit = 2
 /** The latest raised incidents (the big screen's rolling board). */
 export async function latestIncidents(db: Db, enterpriseId: number, limit: number) {
   const rows = await db
-    .select({ id: incidents.id, kind: kindSql, subject: incidents.subject, level: incidents.level, state: incidents.state, memberCount: incidents.memberCount, raisedAt: incidents.raisedAt })
+    .select({ id: incidents.id, kind: kindSql, subject: incidents.subject, level: incidents.level, state: incidents.state, memberCount: incidents.memberCount, pipeCount: incidents.pipeCount, raisedAt: incidents.raisedAt })
     .from(incidents)
     .where(eq(incidents.enterpriseId, enterpriseId))
     .orderBy(desc(incidents.raisedAt), desc(incidents.id))
@@ -345,7 +345,7 @@ export async function stepIncidents<S extends AlertBatchStep>(db: Db, enterprise
 export async function liveEventsOf(db: Db, ids: number[]) {
   if (!ids.length) return [];
   const rows = await db
-    .select({ id: incidents.id, enterpriseId: incidents.enterpriseId, incidentKind: kindSql, subject: incidents.subject, level: incidents.level, state: incidents.state, memberCount: incidents.memberCount })
+    .select({ id: incidents.id, enterpriseId: incidents.enterpriseId, incidentKind: kindSql, subject: incidents.subject, level: incidents.level, state: incidents.state, memberCount: incidents.memberCount, pipeCount: incidents.pipeCount })
     .from(incidents)
     .where(inArray(incidents.id, ids));
   return rows.map((r) => ({ ...r, code: incidentCode(r.id) }));

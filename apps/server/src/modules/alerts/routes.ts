@@ -110,7 +110,7 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
         const key = keyOf(request.headers);
         const result = await incidents.stepIncident(db, enterprise.id, { userId: requireUser(request).id, role: enterprise.role }, request.params.id, step, request.body as never, new Date(), key);
         // A replay did nothing: nobody is told twice.
-        if (!result.replayed) await engine.afterStep(result, request.language);
+        if (!result.replayed) await engine.afterStep(result, enterprise.id);
         return ok(request, { ...result.incident, eventId: result.eventId }, 'alerts.saved');
       },
     );

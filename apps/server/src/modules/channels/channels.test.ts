@@ -114,7 +114,7 @@ describe('incident channels', () => {
     expect(ding.signatureValid).toBe(true);
     expect(ding.query.get('access_token')).toBe('abc');
     expect(ding.body).toMatchObject({ msgtype: 'markdown', markdown: { title: `新事件 ${incident.code}` } });
-    expect(ding.body.markdown.text).toContain(`I级事件 ${incident.code}，滨江路路面塌陷（1 条预警），待确认`);
+    expect(ding.body.markdown.text).toContain(`I级事件 ${incident.code}，滨江路路面塌陷。待确认`);
     expect(ding.body.markdown.text).toContain(`[${link}](${link})`);
     const wecom = received.find((r) => r.path === '/wecom')!;
     expect(wecom.signatureValid).toBeNull();

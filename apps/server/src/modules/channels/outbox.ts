@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { translate, type ChannelEvent, type IncidentKind, type Language, type RiskLevel } from '@console/contract';
+import { incidentTitle, translate, type ChannelEvent, type IncidentKind, type Language, type RiskLevel } from '@console/contract';
+import { getAlertSettings } from '../alerts/service.ts';
 import { queryRows, type Db } from '../../db/client.ts';
 import { channelSends, incidents, notifyChannels } from '../../db/schema.ts';
 import type { ChannelTarget, Message, Senders } from './senders.ts';
@@ -66,28 +67,32 @@ export class ChannelOutbox {
 
   /**
    * Writes the messages of incidents to the enabled channels of their enterprise that take their
-   * level. Automatic messages are in Chinese, the language of the groups and crews. Never throws:
+   * level, in the language each enterprise chose for messages out. Never throws:
    * an announcement must not undo or hold up the step that caused it.
    */
-  async announce(incidentIds: number[], event: ChannelEvent, language: Language = 'zh-CN') {
+  async announce(incidentIds: number[], event: ChannelEvent) {
     if (!incidentIds.length) return;
     try {
-      const rows = await queryRows<{ channel_id: number; enterprise_id: number; incident_id: number; kind: IncidentKind; subject: string; level: RiskLevel; state: string; member_count: number }>(
+      const rows = await queryRows<{ channel_id: number; enterprise_id: number; incident_id: number; kind: IncidentKind; subject: string; level: RiskLevel; state: string; member_count: number; pipe_count: number }>(
         this.db,
-        sql`select c.id as channel_id, c.enterprise_id, i.id as incident_id, split_part(i.group_key, ':', 1) as kind, i.subject, i.level, i.state, i.member_count
+        sql`select c.id as channel_id, c.enterprise_id, i.id as incident_id, split_part(i.group_key, ':', 1) as kind, i.subject, i.level, i.state, i.member_count, i.pipe_count
             from ${incidents} i join ${notifyChannels} c on c.enterprise_id = i.enterprise_id and c.enabled and i.level = any(c.levels)
             where i.id in (${sql.join(incidentIds.map((id) => sql`${id}`), sql`, `)})`,
       );
       if (!rows.length) return;
+      // Each enterprise's messages in the language it chose for them.
+      const languages = new Map<number, Language>();
+      for (const r of rows) if (!languages.has(r.enterprise_id)) languages.set(r.enterprise_id, (await getAlertSettings(this.db, r.enterprise_id)).messageLanguage);
       await this.db.insert(channelSends).values(
         rows.map((r) => {
+          const language = languages.get(r.enterprise_id)!;
           const code = `IN-${String(r.incident_id).padStart(6, '0')}`;
           const what = translate(`incident.event.${event}`, language);
-          const title = `${what} ${code}`;
+          const heading = `${what} ${code}`;
           const link = incidentLink(this.options.consoleUrl, r.incident_id);
-          const subject = r.kind === 'manual' ? r.subject : `${translate(`incident.kind.${r.kind}`, language)} · ${r.subject}`;
-          const body = translate('channels.message', language, { event: what, level: r.level, code, title: subject, members: r.member_count, state: STATE_WORDS[r.state]?.[language] ?? r.state, link });
-          return { enterpriseId: r.enterprise_id, channelId: r.channel_id, incidentId: r.incident_id, event, title, body, link };
+          const title = incidentTitle({ kind: r.kind, subject: r.subject, pipeCount: r.pipe_count, memberCount: r.member_count }, language);
+          const body = translate('channels.message', language, { event: what, level: r.level, code, title, state: STATE_WORDS[r.state]?.[language] ?? r.state, link });
+          return { enterpriseId: r.enterprise_id, channelId: r.channel_id, incidentId: r.incident_id, event, title: heading, body, link };
         }),
       );
       this.kick();

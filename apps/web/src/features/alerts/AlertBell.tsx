@@ -52,7 +52,7 @@ export function AlertBell() {
       message: events.length === 1 ? t(`alerts.bell.${kind}`, { level: first.level }) : t(kind === 'raised' ? 'alerts.bell.raisedMany' : 'alerts.bell.escalatedMany', { count: events.length }),
       description: (
         <Typography.Link data-testid="alert-notice" onClick={() => (events.length === 1 ? open(first.id) : navigate('/risk/alerts'))}>
-          {events.length === 1 ? `${first.code} ${incidentTitle(t, { ...first, kind: first.incidentKind })}` : t('alerts.bell.gravest', { code: first.code, title: incidentTitle(t, { ...first, kind: first.incidentKind }), level: first.level })}
+          {events.length === 1 ? `${first.code} ${incidentTitle({ ...first, kind: first.incidentKind })}` : t('alerts.bell.gravest', { code: first.code, title: incidentTitle({ ...first, kind: first.incidentKind }), level: first.level })}
         </Typography.Link>
       ),
       placement: 'bottomRight',
@@ -81,7 +81,7 @@ export function AlertBell() {
               <Space direction="vertical" size={0} style={{ width: '100%' }}>
                 <Space size={4}>
                   <RiskLevelTag level={a.level} />
-                  <Typography.Text ellipsis style={{ maxWidth: 260 }}>{incidentTitle(t, a)}</Typography.Text>
+                  <Typography.Text ellipsis style={{ maxWidth: 260 }}>{incidentTitle(a)}</Typography.Text>
                 </Space>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a.code} · {dayjs(a.raisedAt).fromNow()}</Typography.Text>
               </Space>

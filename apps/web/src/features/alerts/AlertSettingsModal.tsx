@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Form, InputNumber, Modal, message } from 'antd';
+import { Form, InputNumber, Modal, Select, message } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { RISK_LEVELS, type AlertSettings } from '@console/contract';
@@ -7,6 +7,9 @@ import { alertApi } from '../../api/alerts.ts';
 import { errorMessage } from '../../api/http.ts';
 import { useClickGuard } from '../../components/GuardedButton.tsx';
 import { useSession } from '../../stores/session.ts';
+
+/** The zones the browser knows (every IANA zone), the enterprise's own first. */
+const TIME_ZONES: string[] = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['Asia/Shanghai', 'UTC'];
 
 /** The enterprise's deadlines by level and the days a found leak may wait for repair (admins). */
 export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -43,6 +46,13 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
         </Form.Item>
         <Form.Item name="bowlGapM" label={t('alerts.settingsForm.bowlGap')} extra={t('alerts.settingsForm.bowlGapHint')} rules={[{ required: true, message: t('alerts.form.required') }]}>
           <InputNumber min={0} max={1000} style={{ width: 160 }} data-testid="alerts-bowl-gap" />
+        </Form.Item>
+        {/* Messages out (SMS, robots, mail) go to people who did not choose the console's language. */}
+        <Form.Item name="messageLanguage" label={t('alerts.settingsForm.messageLanguage')} extra={t('alerts.settingsForm.messageLanguageHint')}>
+          <Select style={{ width: 200 }} options={[{ value: 'zh-CN', label: '简体中文' }, { value: 'en-US', label: 'English' }]} data-testid="alerts-message-language" />
+        </Form.Item>
+        <Form.Item name="timeZone" label={t('alerts.settingsForm.timeZone')} extra={t('alerts.settingsForm.timeZoneHint')}>
+          <Select showSearch style={{ width: 260 }} options={TIME_ZONES.map((zone) => ({ value: zone, label: zone }))} data-testid="alerts-time-zone" />
         </Form.Item>
       </Form>
     </Modal>

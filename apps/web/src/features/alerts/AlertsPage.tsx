@@ -180,7 +180,7 @@ export default function AlertsPage() {
                     key: 'title',
                     render: (_: unknown, a: IncidentRow) => (
                       <TwoLineCell
-                        main={incidentTitle(t, { ...a, memberCount: 1 })}
+                        main={incidentTitle({ ...a, memberCount: 1 })}
                         maxWidth={240}
                         sub={
                           <>

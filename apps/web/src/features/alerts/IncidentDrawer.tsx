@@ -125,7 +125,7 @@ export function IncidentDrawer({ incident, onClose }: { incident: IncidentDetail
           {incident.supervised && <Tag color="magenta">{t('alerts.supervised')}</Tag>}
           <Tag>{t(`alerts.source.${incident.source}`)}</Tag>
         </Space>
-        <Typography.Title level={5} style={{ margin: 0 }} data-testid="alert-title">{incidentTitle(t, incident)}</Typography.Title>
+        <Typography.Title level={5} style={{ margin: 0 }} data-testid="alert-title">{incidentTitle(incident)}</Typography.Title>
         {canWork && (
           <Space wrap>
             {STEPS.filter(may).map((step) => (

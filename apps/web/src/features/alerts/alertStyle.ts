@@ -1,5 +1,5 @@
-import type { TFunction } from 'i18next';
-import { RISK_LEVEL_COLORS, type AlertRow, type BBox, type AlertState, type AlertStep, type IncidentRow } from '@console/contract';
+import i18n, { type TFunction } from 'i18next';
+import { incidentTitle as titleOf, RISK_LEVEL_COLORS, type AlertRow, type BBox, type AlertState, type AlertStep, type IncidentRow } from '@console/contract';
 import type { IncidentPlace } from '../../api/alerts.ts';
 import type { MapOverlayFeature } from '../../components/MapView.tsx';
 
@@ -19,9 +19,8 @@ export const STATE_TAG_COLOR: Record<AlertState, string> = {
 /** An alert as people name it: what the rule saw, on what (a hand-raised alert is its own title). */
 export const alertTitle = (t: TFunction, a: Pick<AlertRow, 'rule' | 'subject'>) => (a.rule === 'manual' ? a.subject : `${t(`alerts.rule.${a.rule}`)} · ${a.subject}`);
 
-/** An incident as people name it: its cause and subject, and how many alerts it gathers. */
-export const incidentTitle = (t: TFunction, i: Pick<IncidentRow, 'kind' | 'subject' | 'memberCount'>) =>
-  (i.kind === 'manual' ? i.subject : `${t(`alerts.kind.${i.kind}`)} · ${i.subject}`) + (i.memberCount > 1 ? ` · ${t('alerts.memberCount', { count: i.memberCount })}` : '');
+/** An incident as people name it, the same words as its messages out (the contract's one title). */
+export const incidentTitle = (i: Pick<IncidentRow, 'kind' | 'subject' | 'memberCount' | 'pipeCount'>) => titleOf(i, i18n.language === 'zh-CN' ? 'zh-CN' : 'en-US');
 
 /** The measured value against its threshold, in its unit. */
 export function alertValue(t: TFunction, a: Pick<AlertRow, 'value' | 'unit' | 'threshold'>) {
@@ -39,7 +38,7 @@ export function incidentFeatures(places: IncidentPlace[], t: TFunction, selected
     geometry: { type: 'Point' as const, coordinates: [p.lon, p.lat] },
     color: RISK_LEVEL_COLORS[p.level],
     selected: p.id === selectedId,
-    label: `${p.code} ${incidentTitle(t, p)} · ${t(`alerts.state.${p.state}`)}`,
+    label: `${p.code} ${incidentTitle(p)} · ${t(`alerts.state.${p.state}`)}`,
   }));
 }
 

@@ -239,7 +239,7 @@ export default function DatavPage() {
             </div>
           </Panel>
           <Panel title={t('datav.board')} testId="datav-board" height={270}>
-            <RollingBoard items={(o?.board ?? []).map((b) => ({ ...b, title: incidentTitle(t, b), state: t(`alerts.state.${b.state}`), fresh: fresh.includes(b.id) }))} />
+            <RollingBoard items={(o?.board ?? []).map((b) => ({ ...b, title: incidentTitle(b), state: t(`alerts.state.${b.state}`), fresh: fresh.includes(b.id) }))} />
           </Panel>
         </div>
       </div>

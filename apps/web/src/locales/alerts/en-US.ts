@@ -134,7 +134,7 @@ const messages = {
     area: 'Area',
     placeRequired: 'Give the place on the map',
   },
-  settingsForm: { title: 'Deadlines and rules', hours: 'Level {{level}}: hours from dispatch', leakDays: 'A found leak may stay unrepaired (days)', bowlGap: 'Settlement alarms this close are one bowl (m)', bowlGapHint: 'Segments past their alarm within this distance of each other become one incident' },
+  settingsForm: { title: 'Deadlines and rules', hours: 'Level {{level}}: hours from dispatch', leakDays: 'A found leak may stay unrepaired (days)', bowlGap: 'Settlement alarms this close are one bowl (m)', bowlGapHint: 'Segments past their alarm within this distance of each other become one incident', messageLanguage: 'Language of messages out', messageLanguageHint: 'SMS, group robots and e-mail are written in it', timeZone: 'Time zone of messages out', timeZoneHint: 'Deadlines in messages are written in this zone, with its name' },
   channels: {
     title: 'Notification channels',
     intro: 'Incidents of the levels each channel takes are announced there when raised, risen and dispatched, with a link to the incident. The assignee is texted as before.',

@@ -135,7 +135,7 @@ const messages: AlertMessages = {
     area: '区域',
     placeRequired: '请在地图上给出位置',
   },
-  settingsForm: { title: '处置期限与规则', hours: '{{level}} 级：派单后小时数', leakDays: '漏损发现后允许未修复天数', bowlGap: '沉降报警管段相距不超过（米）视为同一漏斗', bowlGapHint: '超过报警阈值的管段彼此在此距离内，合并为一个事件' },
+  settingsForm: { title: '处置期限与规则', hours: '{{level}} 级：派单后小时数', leakDays: '漏损发现后允许未修复天数', bowlGap: '沉降报警管段相距不超过（米）视为同一漏斗', bowlGapHint: '超过报警阈值的管段彼此在此距离内，合并为一个事件', messageLanguage: '外发消息语言', messageLanguageHint: '短信、群机器人和邮件使用该语言', timeZone: '外发消息时区', timeZoneHint: '消息中的处置期限按该时区书写，并注明时区' },
   channels: {
     title: '通知渠道',
     intro: '各渠道所选等级的事件在发布、升级和派单时推送到该渠道，并附事件链接；处置人仍照常收到短信。',
