@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clickMenuItem, clickSubmenuItem, signIn } from './helpers.ts';
+import { api, apiLogin, clickMenuItem, clickSubmenuItem, enterpriseIds, signIn } from './helpers.ts';
 
 const tabLabels = (page: Page) => page.getByTestId('tab-label').allTextContents();
 
@@ -136,6 +136,48 @@ test.describe('settings drawer', () => {
     await expect(page.getByTestId('console-layout')).toHaveAttribute('data-content-width', 'Fluid');
     await expect(page.locator('.ant-pro-global-header-collapsed-button')).toBeVisible();
   });
+});
+
+test.describe('lists on a phone', () => {
+  for (const language of ['en-US', 'zh-CN'] as const) {
+    test(`the desk, construction, audit and projects show a card per row with their key fields, nothing off-screen (${language})`, async ({ browser }, testInfo) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: language });
+      // A change in the enterprise, so its audit trail has a record to show.
+      const [water] = await enterpriseIds('admin');
+      const admin = await apiLogin('admin');
+      const settings = await api<Record<string, unknown>>(admin, 'GET', '/alerts/settings', undefined, water.id);
+      expect((await api(admin, 'PUT', '/alerts/settings', settings.result, water.id)).success).toBe(true);
+      try {
+        const page = await context.newPage();
+        await signIn(page, 'admin');
+        const zh = language === 'zh-CN';
+        // Each list: what the first card must say (its column names and a value of each).
+        const lists: [path: string, card: string, labels: string[]][] = [
+          ['/risk/alerts', '.ant-table-row', zh ? ['等级 · 编号', '事件', '状态', '处置人'] : ['Level · Code', 'Incident', 'State', 'Assignee']],
+          ['/risk/construction', '.ant-table-row', zh ? ['编号', '名称', '处置状态', '风险等级'] : ['Number', 'Name', 'Case', 'Criticality']],
+          ['/system/audit', '.ant-table-row', zh ? ['时间', '用户', '操作', '对象'] : ['Time', 'User', 'Action', 'Object']],
+          ['/project/list', '.ant-table-row', zh ? ['项目名称', '状态', '操作'] : ['Name', 'Status', 'Actions']],
+        ];
+        for (const [path, row, labels] of lists) {
+          const first = page.locator(`.table-cards ${row}`).first();
+          // Audit records are written a moment after the change: the page is opened again until it shows.
+          await expect(async () => {
+            await page.goto(path);
+            await expect(first, path).toBeVisible({ timeout: 3000 });
+          }).toPass({ timeout: 20_000 });
+          const cells = await first.locator('td[data-label]').evaluateAll((tds) => tds.map((td) => td.getAttribute('data-label')));
+          for (const label of labels) expect(cells, `${path} ${label}`).toContain(label);
+          // The card is as wide as the screen at most, and so is the page: nothing to scroll sideways to.
+          const box = (await first.boundingBox())!;
+          expect(box.x + box.width, path).toBeLessThanOrEqual(390);
+          expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), path).toBeLessThanOrEqual(390);
+          await page.screenshot({ path: testInfo.outputPath(`phone-${path.replace(/\//g, '_')}-${language}.png`) });
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
 
 test.describe('language', () => {

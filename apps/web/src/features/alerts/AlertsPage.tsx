@@ -21,6 +21,7 @@ import { AlertSettingsModal } from './AlertSettingsModal.tsx';
 import { ChannelsModal } from './ChannelsModal.tsx';
 import { RaiseAlertModal } from './RaiseAlertModal.tsx';
 import { STATE_TAG_COLOR, alertTitle, incidentFeatures, incidentTitle, shapeBox } from './alertStyle.ts';
+import { useTableCards } from '../../components/tableCards.ts';
 
 const PAGE_SIZE = 15;
 /** An incident a step of the batch bar can take (confirm or dismiss): the others cannot be ticked. */
@@ -33,6 +34,8 @@ const batchable = (a: IncidentRow) => ALERT_BATCH_STEPS.some((step) => ALERT_STE
  * and others' steps arrive without reloading (the header's bell keeps the stream).
  */
 export default function AlertsPage() {
+  const incidentCards = useTableCards<IncidentRow>({ x: 'max-content' });
+  const alertCards = useTableCards<AlertRow>({ x: 'max-content' });
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const isAdmin = usePermission()('enterprise', 'edit');
@@ -157,13 +160,13 @@ export default function AlertsPage() {
                 size="small"
                 loading={list.isFetching}
                 dataSource={list.data?.result.list ?? []}
-                scroll={{ x: 'max-content' }}
+                {...incidentCards.tableProps}
                 pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-total">{t('alerts.incidentTotal', { total })}</span> }}
                 rowSelection={canWork ? { selectedRowKeys: ticked, onChange: (keys) => setTicked(keys as number[]), getCheckboxProps: (a) => ({ disabled: !batchable(a), 'aria-label': t('common.selectRow', { name: a.code }) }) } : undefined}
                 // A tick is not a click on the row: the drawer stays as it is.
                 onRow={(a) => ({ onClick: (e) => !(e.target as HTMLElement).closest('.ant-table-selection-column') && select(a.id), style: { cursor: 'pointer' } })}
                 rowClassName={(a) => (a.id === selectedId ? 'ant-table-row-selected' : '')}
-                columns={[
+                columns={incidentCards.cards([
                   {
                     title: `${t('alerts.columns.level')} · ${t('alerts.columns.code')}`,
                     dataIndex: 'code',
@@ -206,7 +209,7 @@ export default function AlertsPage() {
                     ),
                   },
                   { title: t('alerts.columns.assignee'), dataIndex: 'assigneeName', responsive: ['md'], render: (v: string | null) => v ?? '-' },
-                ]}
+                ])}
               />
             </>
           ) : (
@@ -216,19 +219,19 @@ export default function AlertsPage() {
               data-testid="alerts-all"
               loading={alertList.isFetching}
               dataSource={alertList.data?.result.list ?? []}
-              scroll={{ x: 'max-content' }}
+              {...alertCards.tableProps}
               pagination={{ current: page, pageSize: PAGE_SIZE, total: alertList.data?.result.total ?? 0, onChange: turnPage, size: 'small', showSizeChanger: false, showTotal: (total) => <span data-testid="alerts-all-total">{t('alerts.total', { total })}</span> }}
               // An alert is worked in its incident: a click opens that.
               onRow={(a) => ({ onClick: () => a.incidentId && select(a.incidentId), style: { cursor: 'pointer' } })}
               rowClassName={(a) => (a.incidentId === selectedId ? 'ant-table-row-selected' : '')}
-              columns={[
+              columns={alertCards.cards([
                 { title: t('alerts.columns.code'), dataIndex: 'code', width: 100 },
                 { title: t('alerts.columns.level'), dataIndex: 'level', render: (v: AlertRow['level']) => <RiskLevelTag level={v} /> },
                 { title: t('alerts.columns.title'), key: 'title', render: (_: unknown, a: AlertRow) => <Typography.Text ellipsis style={{ maxWidth: 280 }}>{alertTitle(t, a)}</Typography.Text> },
                 { title: t('alerts.columns.state'), dataIndex: 'state', render: (v: AlertRow['state']) => <Tag color={STATE_TAG_COLOR[v]}>{t(`alerts.state.${v}`)}</Tag> },
                 { title: t('alerts.columns.incident'), dataIndex: 'incidentCode', responsive: ['md'], render: (v: string | null) => v ?? '-' },
                 { title: t('alerts.columns.raised'), dataIndex: 'raisedAt', responsive: ['md'], render: (v: string) => dayjs(v).format('MM-DD HH:mm') },
-              ]}
+              ])}
             />
           )}
         </div>

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Card, DatePicker, Dropdown, Input, Result, Select, Space, Table, Typography, message } from 'antd';
-import { usePhone } from '../../components/usePhone.ts';
 import { Tag } from '../../components/Tag.tsx';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -13,6 +12,7 @@ import { platformApi } from '../../api/platform.ts';
 import { AuditChanges } from '../../components/AuditHistory.tsx';
 import { useSession } from '../../stores/session.ts';
 import { saveBlob } from '../../utils/download.ts';
+import { useTableCards } from '../../components/tableCards.ts';
 
 const OUTCOME_COLOR: Record<AuditOutcome, string> = { ok: 'green', refused: 'orange', failed: 'red' };
 const METHOD_COLOR: Record<string, string> = { POST: 'blue', PUT: 'geekblue', PATCH: 'geekblue', DELETE: 'red' };
@@ -23,8 +23,8 @@ const METHOD_COLOR: Record<string, string> = { POST: 'blue', PUT: 'geekblue', PA
  */
 export default function AuditPage() {
   const { t } = useTranslation();
-  // On a phone the table is as wide as its key columns (the others are hidden there).
-  const phone = usePhone();
+  // On a phone a card per row (every column on it), no sideways scrolling.
+  const auditCards = useTableCards<AuditEvent>({ x: 1300 });
   const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
   const role = useSession((s) => s.enterpriseRole);
   const enterpriseId = useSession((s) => s.enterpriseID);
@@ -114,7 +114,7 @@ export default function AuditPage() {
             loading={pages.isLoading}
             dataSource={rows}
             pagination={false}
-            scroll={{ x: phone ? 'max-content' : 1300 }}
+            {...auditCards.tableProps}
             data-testid="audit-table"
             expandable={{
               rowExpandable: (e) => !!e.changes || !!e.userAgent,
@@ -125,7 +125,7 @@ export default function AuditPage() {
                 </Space>
               ),
             }}
-            columns={[
+            columns={auditCards.cards([
               { title: t('audit.at'), dataIndex: 'at', width: 170, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
               { title: t('audit.user'), dataIndex: 'username', width: 120, render: (v: string | null, e) => <>{v ?? '–'}{e.role && <div><Typography.Text type="secondary">{t(`audit.roles.${e.role}`, { defaultValue: e.role })}</Typography.Text></div>}</> },
               ...(scope === 'platform' ? [{ title: t('audit.enterprise'), dataIndex: 'enterpriseId', width: 160, render: (v: number | null) => (v === null ? '–' : (names.get(v) ?? `#${v}`)) }] : []),
@@ -144,7 +144,7 @@ export default function AuditPage() {
               { title: t('audit.object'), dataIndex: 'object', width: 200, render: (o: string, e) => <>{o}{e.objectId && <Typography.Text type="secondary"> #{e.objectId}</Typography.Text>}</> },
               { title: t('audit.outcomeTitle'), dataIndex: 'outcome', responsive: ['md'], width: 100, render: (o: AuditOutcome, e) => <Tag color={OUTCOME_COLOR[o]}>{t(`audit.outcome.${o}`)} {e.status}</Tag> },
               { title: t('audit.address'), dataIndex: 'address', responsive: ['md'], width: 130 },
-            ]}
+            ])}
           />
           <Space style={{ marginTop: 12, width: '100%', justifyContent: 'space-between' }}>
             <Typography.Text type="secondary" data-testid="audit-count">

@@ -22,6 +22,7 @@ import { SiteFormModal } from './SiteFormModal.tsx';
 import { SiteImportModal } from './SiteImportModal.tsx';
 import { CLOSED_COLOR, CRITICALITY_COLOR, STATUS_TAG_COLOR, formatDistance, measurementLines, siteFeatures } from './siteStyle.ts';
 import '../leaks/leakMessages.ts';
+import { useTableCards } from '../../components/tableCards.ts';
 
 // The screen's messages come with it, not with the sign-in page.
 await loadNamespace('construction', { 'zh-CN': () => import('../../locales/construction/zh-CN.ts'), 'en-US': () => import('../../locales/construction/en-US.ts') });
@@ -42,6 +43,7 @@ interface Filters {
  * drawer. Figures at the top say what needs attention now.
  */
 export default function ConstructionPage() {
+  const siteCards = useTableCards<Site>({ x: 'max-content' });
   const { t } = useTranslation();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const isAdmin = usePermission()('enterprise', 'edit');
@@ -130,12 +132,12 @@ export default function ConstructionPage() {
             size="small"
             loading={sites.isFetching}
             dataSource={list}
-            scroll={{ x: 'max-content' }}
+            {...siteCards.tableProps}
             locale={{ emptyText: <ListEmpty filtered={anyFilter(filters)} hint={t('construction.emptyHint')} /> }}
             pagination={{ pageSize: 15, size: 'small', showTotal: (total) => <span data-testid="construction-total">{t('construction.total', { total })}</span> }}
             onRow={(site) => ({ onClick: () => select(site.id), style: { cursor: 'pointer' } })}
             rowClassName={(site) => (site.id === selectedId ? 'ant-table-row-selected' : '')}
-            columns={[
+            columns={siteCards.cards([
               { title: t('construction.columns.siteNo'), dataIndex: 'siteNo' },
               // The build type under the name, the corridor's pipes in the drawer: the list fits beside the map at 1280.
               { title: t('construction.columns.name'), dataIndex: 'name', render: (name: string, site: Site) => <TwoLineCell main={name} sub={t(`construction.buildType.${site.buildType}`)} maxWidth={180} /> },
@@ -146,7 +148,7 @@ export default function ConstructionPage() {
                 render: (v: Site['criticality'], site: Site) => <Tag color={site.status === 'closed' ? CLOSED_COLOR : CRITICALITY_COLOR[v]}>{t(`construction.criticality.${v}`)}{site.insideGasProtection ? ' ⚠' : ''}</Tag>,
               },
               { title: t('construction.columns.nearest'), dataIndex: 'nearestM', align: 'right', render: (v: number | null) => <span style={{ whiteSpace: 'nowrap' }}>{formatDistance(v)}</span> },
-            ]}
+            ])}
           />
         </div>
         <div style={{ flex: '3 1 420px', minWidth: 0 }} data-testid="construction-map">

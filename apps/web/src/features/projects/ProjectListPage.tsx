@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Card, Input, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
-import { usePhone } from '../../components/usePhone.ts';
 import { Tag } from '../../components/Tag.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +14,7 @@ import { formatLength } from '../../utils/format.ts';
 import { POI_STATUS_COLOR } from '../leaks/poiStatus.ts';
 import { later, useOpenedOnce } from '../../components/later.tsx';
 import './projectMessages.ts';
+import { useTableCards } from '../../components/tableCards.ts';
 
 // The form draws the area on a map: its code (OpenLayers) loads when the form is first opened.
 const ProjectFormModal = later(() => import('./ProjectFormModal.tsx').then((m) => m.ProjectFormModal));
@@ -68,8 +68,8 @@ export function PoiFigures({ project }: { project: Project }) {
 /** The enterprise's monitoring projects: the landing page after sign-in. */
 export default function ProjectListPage() {
   const { t } = useTranslation();
-  // On a phone the table is as wide as its key columns (the others are hidden there).
-  const phone = usePhone();
+  // On a phone a card per row (every column on it), no sideways scrolling.
+  const projectCards = useTableCards<Project>({ x: 1100 });
   const navigate = useNavigate();
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [keyword, setKeyword] = useState('');
@@ -112,9 +112,9 @@ export default function ProjectListPage() {
         loading={projects.isLoading}
         dataSource={projects.data?.result ?? []}
         pagination={false}
-        scroll={{ x: phone ? 'max-content' : 1100 }}
+        {...projectCards.tableProps}
         locale={{ emptyText: t('project.empty') }}
-        columns={[
+        columns={projectCards.cards([
           {
             title: t('project.name'),
             dataIndex: 'name',
@@ -146,7 +146,7 @@ export default function ProjectListPage() {
               </Space>
             ),
           },
-        ]}
+        ])}
       />
       {formOpened && <ProjectFormModal open={editing !== undefined} project={editing ?? null} onClose={() => setEditing(undefined)} />}
     </Card>
