@@ -128,7 +128,7 @@ describe('alert rules', () => {
       [1, 2].map(async () => groupAlerts(demo.database.db, demo.ids.water, DEFAULT_ALERT_SETTINGS, await escalateRule(demo.database.db, 'weatherRiskArea', demo.ids.water, new Date(), DEFAULT_ALERT_SETTINGS))),
     );
     const escalations = both.flatMap((r) => r.escalated);
-    expect(escalations).toEqual([{ id: incidentId, code: dispatched.code, enterpriseId: demo.ids.water, kind: 'warning', subject: escalated.subject, pipeCount: expect.any(Number), memberCount: 1, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
+    expect(escalations).toEqual([{ id: incidentId, code: dispatched.code, kind: 'warning', subject: escalated.subject, pipeCount: expect.any(Number), memberCount: 1, level: 'I', assigned: { phone: '13800000002', deadline: expect.any(Date) } }]);
     expect(escalations[0].assigned!.deadline.getTime() - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
     // Milder later: the alert and its incident keep the gravest level reached, and the deadline.
     const deadline = (await incidentOf()).deadline;

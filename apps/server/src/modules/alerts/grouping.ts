@@ -17,6 +17,8 @@ const HULL_MEMBERS = 5_000;
 const GROUPING_LOCK = 0x1c1d;
 
 export const incidentCode = (id: number) => `IN-${String(id).padStart(6, '0')}`;
+/** An incident's kind is the first part of its group key ('bowl:12' -> 'bowl'). */
+const kindOfKey = (groupKey: string) => groupKey.split(':')[0] as IncidentKind;
 
 type Shape = { type: string; coordinates: unknown };
 interface Fresh {
@@ -116,7 +118,6 @@ function placeOf(shapes: Shape[]): { geometry: Shape; lon: number; lat: number; 
 export interface IncidentEscalation extends IncidentTitleParts {
   id: number;
   code: string;
-  enterpriseId: number;
   level: RiskLevel;
   /** Set when it is dispatched or being handled: its assignee's phone and the deadline now. */
   assigned: { phone: string; deadline: Date } | null;
@@ -256,7 +257,7 @@ async function addMembers(tx: Tx, incidentId: number, members: Fresh[], isNew: b
  * raised by hand the title its author gave.
  */
 async function subjectOf(tx: Tx, incident: { enterpriseId: number; groupKey: string; subject: string }, lead: string, place: { lon: number; lat: number }) {
-  const kind = incident.groupKey.split(':')[0];
+  const kind = kindOfKey(incident.groupKey);
   if (kind === 'manual') return incident.subject;
   if (kind === 'warning') return lead;
   const name = await nameOfPlace(tx, incident.enterpriseId, place.lon, place.lat);
@@ -296,7 +297,7 @@ async function refreshIncidents(tx: Tx, ids: number[], settings: AlertSettings, 
     if (deadline?.getTime() !== before.deadline?.getTime()) await tx.update(alerts).set({ deadline }).where(eq(alerts.incidentId, f.id));
     const working = (before.state === 'dispatched' || before.state === 'handling') && before.assigneeId && deadline;
     const phone = working ? (await queryRows<{ phone: string | null }>(tx, sql`select phone from users where id = ${before.assigneeId}`))[0]?.phone : null;
-    escalations.push({ id: f.id, code: incidentCode(f.id), kind: before.groupKey.split(':')[0] as IncidentKind, subject, pipeCount: f.pipe_count, memberCount: f.members, level: f.level, enterpriseId: before.enterpriseId, assigned: phone && deadline ? { phone, deadline } : null });
+    escalations.push({ id: f.id, code: incidentCode(f.id), kind: kindOfKey(before.groupKey), subject, pipeCount: f.pipe_count, memberCount: f.members, level: f.level, assigned: phone && deadline ? { phone, deadline } : null });
   }
   return escalations;
 }

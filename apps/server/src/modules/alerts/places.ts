@@ -3,11 +3,10 @@ import type { AreaGeometry, LineGeometry } from '@console/contract';
 import type { Tx } from '../../db/client.ts';
 import { basemapFeatures, projects } from '../../db/schema.ts';
 import { pointInArea } from '../../geo/geometry.ts';
-import { closest, localFrame } from '../../geo/proximity.ts';
+import { closest, grownBox, localFrame } from '../../geo/proximity.ts';
 
 /** A street names an incident's place when it runs this close to its centre. */
 const STREET_REACH_M = 300;
-const M_PER_DEG_LAT = 111_320;
 
 /**
  * What a duty officer calls the place of a point: the nearest named street of the map within
@@ -15,15 +14,14 @@ const M_PER_DEG_LAT = 111_320;
  * nothing (the title then says the pipe's code alone).
  */
 export async function nameOfPlace(tx: Tx, enterpriseId: number, lon: number, lat: number): Promise<string | null> {
-  const dLat = STREET_REACH_M / M_PER_DEG_LAT;
-  const dLon = dLat / Math.cos((lat * Math.PI) / 180);
+  const point = { type: 'Point' as const, coordinates: [lon, lat] };
+  const [minx, miny, maxx, maxy] = grownBox(point, STREET_REACH_M);
   const streets = await tx
     .select({ name: basemapFeatures.name, geometry: basemapFeatures.geometry })
     .from(basemapFeatures)
-    .where(and(inArray(basemapFeatures.kind, ['street', 'mainStreet']), lte(basemapFeatures.minx, lon + dLon), gte(basemapFeatures.maxx, lon - dLon), lte(basemapFeatures.miny, lat + dLat), gte(basemapFeatures.maxy, lat - dLat)))
+    .where(and(inArray(basemapFeatures.kind, ['street', 'mainStreet']), lte(basemapFeatures.minx, maxx), gte(basemapFeatures.maxx, minx), lte(basemapFeatures.miny, maxy), gte(basemapFeatures.maxy, miny)))
     .limit(200);
   const frame = localFrame([lon, lat]);
-  const point = { type: 'Point' as const, coordinates: [lon, lat] };
   let nearest: { name: string; distanceM: number } | null = null;
   for (const street of streets) {
     const { distanceM } = closest(point, street.geometry as LineGeometry, frame);
