@@ -48,6 +48,7 @@ import { pipeRiskRoutes } from './modules/pipeRisk/routes.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { metricsRoutes } from './modules/metrics/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
+import { reportRoutes } from './modules/reports/routes.ts';
 import { datavRoutes } from './modules/datav/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
@@ -319,6 +320,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(datavRoutes, { prefix: '/datav' });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(channelRoutes, { prefix: '/alerts', outbox, limits: { robotHosts: config.robotHosts, smtp: Boolean(config.smtpUrl) } });
+      await api.register(reportRoutes, { prefix: '/reports', outbox, fontPath: config.reportFont });
       await api.register(tileRoutes, { prefix: '/tiles' });
       await api.register(openDataRoutes);
       await api.register(preferenceRoutes, { prefix: '/preferences' });

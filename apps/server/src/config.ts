@@ -51,6 +51,8 @@ export interface Config {
   /** smtp://user:pass@host:port (smtps:// for TLS) to send incident mail; unset: no e-mail channel. */
   smtpUrl?: string;
   smtpFrom: string;
+  /** The CJK font embedded in report PDFs (a TrueType font or collection). */
+  reportFont: string;
   /** Hosts a group robot's webhook may be on: the server sends to these and no others. */
   robotHosts: string[];
   /** A failed channel send is tried again after this, doubling each time (ms). */
@@ -101,6 +103,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleUrl: (env.CONSOLE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM ?? 'pipeline-risk@localhost',
+    // Debian's fonts-wqy-microhei: Chinese and Latin letters in one font.
+    reportFont: env.REPORT_FONT ?? '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
     robotHosts: (env.ROBOT_HOSTS ?? 'oapi.dingtalk.com,qyapi.weixin.qq.com').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     channelRetryMs: seconds(env, 'CHANNEL_RETRY_S', 30) * 1000,
     metricsToken: metricsToken(env),

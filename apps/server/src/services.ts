@@ -14,13 +14,14 @@ import { abandonIdleJobs } from './modules/imports/jobs.ts';
 import { JobRunner } from './modules/imports/runner.ts';
 import { ConsoleMetrics } from './modules/metrics/registry.ts';
 import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
+import { MonthlyReports } from './modules/reports/schedule.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { WeatherSchedule } from './modules/weather/provider.ts';
 
 /**
  * The server's background services, started once and stopped when the app closes: read
  * replicas, the change feed and the caches it clears, import jobs, risk assessments, the alert
- * rules, the channels' outbox, the weather and audit schedules, and the watch on the database
+ * rules, the channels' outbox, the weather, audit and monthly report schedules, and the watch on the database
  * that resumes them all after an outage. Each is decorated on the app for the routes.
  */
 export async function startServices(app: FastifyInstance, config: Config, database: Database, smsProvider?: SmsProvider) {
@@ -65,6 +66,10 @@ export async function startServices(app: FastifyInstance, config: Config, databa
   importRunner.whenFinished((job) => alertEngine.soon(job.enterpriseId));
   pipeRisk.whenAssessed((enterpriseId) => alertEngine.soon(enterpriseId));
   app.decorate('alerts', alertEngine);
+  // Each enterprise's report of the month just ended, made on the first and sent to its channels.
+  const monthlyReports = new MonthlyReports(database.db, outbox, app.log);
+  monthlyReports.start();
+  app.decorate('monthlyReports', monthlyReports);
   // The audit trail's records past the retention time, removed by one server.
   // With two roles the application cannot delete audit records: the retention job runs as the owner.
   const owner = config.databaseOwnerUrl ? await openDatabase({ databaseUrl: config.databaseOwnerUrl, dataDir: null }) : null;
@@ -81,6 +86,7 @@ export async function startServices(app: FastifyInstance, config: Config, databa
     alertEngine.resume();
     outbox.kick();
     weatherSchedule.kick();
+    monthlyReports.kick();
   });
   app.addHook('onClose', async () => {
     clearInterval(uploadSweeper);
@@ -88,11 +94,12 @@ export async function startServices(app: FastifyInstance, config: Config, databa
     await auditRetention.close();
     await owner?.close();
     await alertEngine.close();
+    await monthlyReports.close();
     await outbox.close();
     await weatherSchedule.close();
     await pipeRisk.idle();
     await importRunner.close();
     await changes.close();
   });
-  return { replicas, metrics, changes, importRunner, pipeRisk, sms, outbox, alertEngine, watch };
+  return { replicas, metrics, changes, importRunner, pipeRisk, sms, outbox, alertEngine, monthlyReports, watch };
 }

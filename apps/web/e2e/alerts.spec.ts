@@ -154,7 +154,7 @@ test.describe('alert loop', () => {
     }).toPass();
     await page.getByTestId('alerts-keyword').fill(pipe.pipeId);
     await page.getByTestId('alerts-keyword').press('Enter');
-    await page.locator('.ant-table-row', { hasText: '沉降漏斗' }).first().click();
+    await page.locator('.ant-table-row', { hasText: /段管道下方地面沉降 · \S+[路街] · / }).first().click();
     await expect(page.getByTestId('incident-members')).toContainText(pipe.pipeId);
     await expect(page.getByTestId('alert-state')).toHaveText('已关闭');
     await expect(page.getByTestId('alert-timeline')).toContainText('审核关闭');

@@ -31,6 +31,8 @@ const channelFields = z.object({
     recipients: z.array(email).max(20).default([]),
     levels: z.array(z.enum(RISK_LEVELS)).min(1, { message: 'field.required' }),
     enabled: z.preprocess((v) => v === undefined || v === true || v === 'true', z.boolean()),
+    /** Sent the monthly risk report when one is made. */
+    reports: z.preprocess((v) => v === true || v === 'true', z.boolean()),
 });
 /** A robot needs its address, mail its recipients; a change may leave the address out to keep it (it is never sent back). */
 const targets = (webhookRequired: boolean) => (c: z.infer<typeof channelFields>, ctx: z.RefinementCtx) => {
@@ -55,6 +57,8 @@ export interface ChannelRow {
   recipients: string[];
   levels: RiskLevel[];
   enabled: boolean;
+  /** Sent the monthly risk report. */
+  reports: boolean;
   /** Its latest send, if any. */
   lastSend: { state: SendState; at: string; error: string | null } | null;
 }
@@ -67,7 +71,7 @@ export interface ChannelSend {
   kind: ChannelKind;
   incidentId: number | null;
   incidentCode: string | null;
-  event: ChannelEvent | 'test';
+  event: ChannelEvent | 'test' | 'report';
   state: SendState;
   attempts: number;
   lastError: string | null;

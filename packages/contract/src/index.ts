@@ -18,6 +18,8 @@ export * from './weather.ts';
 export * from './pipeRisk.ts';
 export * from './alerts.ts';
 export * from './channels.ts';
+export * from './reports.ts';
+export * from './reportMessages.ts';
 export * from './datav.ts';
 export * from './openData.ts';
 export * from './mapPalette.ts';

@@ -18,3 +18,4 @@ export * from './schema/alerts.ts';
 export * from './schema/openData.ts';
 export * from './schema/channels.ts';
 export * from './schema/audit.ts';
+export * from './schema/reports.ts';

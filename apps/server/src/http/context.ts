@@ -4,6 +4,7 @@ import type { Database, Db } from '../db/client.ts';
 import type { JobRunner } from '../modules/imports/runner.ts';
 import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import type { AlertEngine } from '../modules/alerts/engine.ts';
+import type { MonthlyReports } from '../modules/reports/schedule.ts';
 import type { ConsoleMetrics } from '../modules/metrics/registry.ts';
 import type { ReadReplicas } from '../db/replicas.ts';
 import type { ChangeFeed } from '../db/changes.ts';
@@ -31,6 +32,8 @@ declare module 'fastify' {
     pipeRisk: PipeRiskJobs;
     /** The alert rules, and the feed of alert events to the live streams. */
     alerts: AlertEngine;
+    /** Each enterprise's report of the month just ended. */
+    monthlyReports: MonthlyReports;
     /** Tells this server's and the other servers' caches what changed. */
     changes: ChangeFeed;
     access: AccessCache;

@@ -25,6 +25,7 @@ const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   '/risk/construction': page(() => import('../features/construction/ConstructionPage.tsx')),
   '/risk/riskProne': page(() => import('../features/riskAreas/RiskAreasPage.tsx')),
   '/risk/alerts': page(() => import('../features/alerts/AlertsPage.tsx')),
+  '/risk/reports': page(() => import('../features/reports/ReportsPage.tsx')),
 };
 
 /** A menu route with its page (or its redirect). */

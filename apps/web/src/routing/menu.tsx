@@ -60,6 +60,7 @@ export const MAIN_MENU: MenuRoute[] = [
       { path: '/risk/construction', handle: { name: 'construction', title: 'menu.construction', permission: ['risk'], hideFooter: true } },
       { path: '/risk/riskProne', handle: { name: 'riskProne', title: 'menu.riskProne', permission: ['risk'], hideFooter: true } },
       { path: '/risk/alerts', handle: { name: 'alerts', title: 'menu.alerts', permission: ['risk'] } },
+      { path: '/risk/reports', handle: { name: 'reports', title: 'menu.reports', permission: ['risk'] } },
     ],
   },
   {

@@ -21,6 +21,8 @@ export const notifyChannels = pgTable(
     /** The incident levels it announces. */
     levels: text('levels').$type<RiskLevel>().array().notNull(),
     enabled: boolean('enabled').notNull().default(true),
+    /** Whether it is sent the monthly risk report when one is made. */
+    reports: boolean('reports').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('notify_channels_enterprise_idx').on(t.enterpriseId)],
@@ -38,7 +40,7 @@ export const channelSends = pgTable(
       .notNull()
       .references(() => notifyChannels.id, { onDelete: 'cascade' }),
     incidentId: integer('incident_id').references(() => incidents.id, { onDelete: 'cascade' }),
-    event: text('event').$type<ChannelEvent | 'test'>().notNull(),
+    event: text('event').$type<ChannelEvent | 'test' | 'report'>().notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
     link: text('link'),

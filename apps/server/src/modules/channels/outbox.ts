@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { incidentTitle, translate, type ChannelEvent, type IncidentKind, type Language, type RiskLevel } from '@console/contract';
+import { incidentTitle, translate, type ChannelEvent, type IncidentKind, type Language, type RiskLevel, type RiskReportFigures } from '@console/contract';
 import { getAlertSettings } from '../alerts/service.ts';
 import { queryRows, type Db } from '../../db/client.ts';
 import { channelSends, incidents, notifyChannels } from '../../db/schema.ts';
@@ -32,6 +32,8 @@ export interface OutboxOptions {
 
 /** The console's page of one incident. */
 export const incidentLink = (consoleUrl: string, incidentId: number) => `${consoleUrl}/risk/alerts?incident=${incidentId}`;
+/** The console's page of one report (its PDF is a button there: the file needs the reader signed in). */
+export const reportLink = (consoleUrl: string, reportId: number) => `${consoleUrl}/risk/reports?report=${reportId}`;
 
 /** A webhook the server may send to: http(s), on an allowed host, no credentials in it. */
 export function allowedWebhook(webhook: string, hosts: string[]) {
@@ -98,6 +100,35 @@ export class ChannelOutbox {
       this.kick();
     } catch (error) {
       this.log?.error({ err: error, incidentIds, event }, 'channel messages not written');
+    }
+  }
+
+  /**
+   * Writes a new monthly report's message to the enabled channels of its enterprise that take
+   * reports, in the enterprise's language for messages out. Never throws (the report is kept either way).
+   */
+  async announceReport(enterpriseId: number, reportId: number, figures: RiskReportFigures) {
+    try {
+      const channels = await this.db.select({ id: notifyChannels.id }).from(notifyChannels).where(and(eq(notifyChannels.enterpriseId, enterpriseId), eq(notifyChannels.enabled, true), eq(notifyChannels.reports, true)));
+      if (!channels.length) return;
+      const language = (await getAlertSettings(this.db, enterpriseId)).messageLanguage;
+      const link = reportLink(this.options.consoleUrl, reportId);
+      const title = `${translate('incident.event.report', language)} ${figures.month}`;
+      const body = translate('channels.report', language, {
+        month: figures.month,
+        enterprise: figures.enterprise,
+        raised: figures.incidents.raised,
+        open: figures.incidents.openAtEnd,
+        bowls: figures.settlement.bowls,
+        sites: figures.works.threatening,
+        leaks: figures.leaks.leakFound,
+        warnings: figures.weather.warnings,
+        link,
+      });
+      await this.db.insert(channelSends).values(channels.map((c) => ({ enterpriseId, channelId: c.id, event: 'report' as const, title, body, link })));
+      this.kick();
+    } catch (error) {
+      this.log?.error({ err: error, enterpriseId, reportId }, 'report messages not written');
     }
   }
 

@@ -33,12 +33,13 @@ const columnsOf = (input: ChannelInput) => ({
   recipients: input.kind === 'email' ? input.recipients : [],
   levels: [...new Set(input.levels)],
   enabled: input.enabled,
+  reports: input.reports,
 });
 
 export async function listChannels(db: Db, enterpriseId: number): Promise<ChannelRow[]> {
-  const rows = await queryRows<{ id: number; kind: ChannelRow['kind']; name: string; webhook: string | null; has_secret: boolean; recipients: string[]; levels: ChannelRow['levels']; enabled: boolean; last_state: ChannelRow['lastSend'] extends infer S ? S extends { state: infer T } ? T : never : never; last_at: Date | string | null; last_error: string | null }>(
+  const rows = await queryRows<{ id: number; kind: ChannelRow['kind']; name: string; webhook: string | null; has_secret: boolean; recipients: string[]; levels: ChannelRow['levels']; enabled: boolean; reports: boolean; last_state: ChannelRow['lastSend'] extends infer S ? S extends { state: infer T } ? T : never : never; last_at: Date | string | null; last_error: string | null }>(
     db,
-    sql`select c.id, c.kind, c.name, c.webhook, c.secret is not null as has_secret, c.recipients, c.levels, c.enabled, l.state as last_state, l.created_at as last_at, l.last_error
+    sql`select c.id, c.kind, c.name, c.webhook, c.secret is not null as has_secret, c.recipients, c.levels, c.enabled, c.reports, l.state as last_state, l.created_at as last_at, l.last_error
         from ${notifyChannels} c
         left join lateral (select state, created_at, last_error from ${channelSends} s where s.channel_id = c.id order by s.id desc limit 1) l on true
         where c.enterprise_id = ${enterpriseId} order by c.id`,
@@ -52,6 +53,7 @@ export async function listChannels(db: Db, enterpriseId: number): Promise<Channe
     recipients: r.recipients,
     levels: r.levels,
     enabled: r.enabled,
+    reports: r.reports,
     lastSend: r.last_state ? { state: r.last_state, at: new Date(r.last_at!).toISOString(), error: r.last_error } : null,
   }));
 }

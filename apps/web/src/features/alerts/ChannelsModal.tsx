@@ -33,7 +33,7 @@ export function ChannelsModal({ open, onClose }: { open: boolean; onClose: () =>
   const edit = (row: ChannelRow | 'new') => {
     form.resetFields();
     // Credentials are never sent back: an empty webhook or secret keeps the one the channel has.
-    form.setFieldsValue(row === 'new' ? { kind: 'dingtalk', levels: ['I', 'II'], enabled: true, recipients: [] } : { ...row, webhook: undefined, secret: undefined });
+    form.setFieldsValue(row === 'new' ? { kind: 'dingtalk', levels: ['I', 'II'], enabled: true, reports: false, recipients: [] } : { ...row, webhook: undefined, secret: undefined });
     setEditing(row);
   };
   const save = async () => {
@@ -83,6 +83,7 @@ export function ChannelsModal({ open, onClose }: { open: boolean; onClose: () =>
             { title: t('alerts.channels.name'), dataIndex: 'name' },
             { title: t('alerts.channels.kind'), dataIndex: 'kind', render: (v: ChannelRow['kind']) => t(`alerts.channels.kinds.${v}`) },
             { title: t('alerts.channels.levels'), dataIndex: 'levels', render: (v: string[]) => v.join(' / ') },
+            { title: t('alerts.channels.reports'), dataIndex: 'reports', render: (v: boolean) => (v ? t('alerts.channels.on') : t('alerts.channels.off')) },
             { title: t('alerts.channels.enabled'), dataIndex: 'enabled', render: (v: boolean) => (v ? t('alerts.channels.on') : t('alerts.channels.off')) },
             { title: t('alerts.channels.last'), key: 'last', render: (_: unknown, c: ChannelRow) => outcome(c.lastSend) },
             {
@@ -148,6 +149,9 @@ export function ChannelsModal({ open, onClose }: { open: boolean; onClose: () =>
           )}
           <Form.Item name="levels" label={t('alerts.channels.levels')} rules={[{ required: true, message: `${t('alerts.form.required')}: ${t('alerts.channels.levels')}` }]}>
             <Checkbox.Group options={RISK_LEVELS.map((l) => ({ value: l, label: t(`alerts.levelName.${l}`) }))} />
+          </Form.Item>
+          <Form.Item name="reports" label={t('alerts.channels.reports')} valuePropName="checked" extra={t('alerts.channels.reportsHint')}>
+            <Switch data-testid="channel-reports" />
           </Form.Item>
           <Form.Item name="enabled" label={t('alerts.channels.enabled')} valuePropName="checked">
             <Switch />

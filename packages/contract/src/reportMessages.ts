@@ -1,0 +1,110 @@
+import type { Language } from './envelope.ts';
+
+/** The monthly report's server messages. */
+export const REPORT_MESSAGES = {
+  'field.month': { 'en-US': 'must be a month like 2026-10', 'zh-CN': '须为月份，如 2026-10' },
+  'report.futureMonth': { 'en-US': 'month: {month} has not begun yet', 'zh-CN': 'month：{month} 尚未开始' },
+  'report.made': { 'en-US': 'Report made', 'zh-CN': '报告已生成' },
+  'report.fontMissing': {
+    'en-US': 'The PDF cannot be made: the server has no CJK font (install the Debian package fonts-wqy-microhei or set REPORT_FONT)',
+    'zh-CN': '无法生成 PDF：服务器缺少中文字体（请安装 Debian 软件包 fonts-wqy-microhei 或设置 REPORT_FONT）',
+  },
+  'notFound.report': { 'en-US': 'Report not found in this enterprise', 'zh-CN': '本企业中没有该报告' },
+  'incident.event.report': { 'en-US': 'Monthly risk report', 'zh-CN': '月度风险报告' },
+  'channels.report': {
+    'en-US': 'Monthly risk report {month}, {enterprise}: {raised} incidents raised, {open} open at the month\'s end; {bowls} settlement bowls; {sites} works near pipes; {leaks} leaks found; {warnings} weather warnings. Read it and take the PDF: {link}',
+    'zh-CN': '{enterprise} {month} 月度风险报告：新增事件 {raised} 起，月末未结 {open} 起；沉降漏斗 {bowls} 处；管道周边施工 {sites} 处；发现漏点 {leaks} 处；气象预警 {warnings} 次。查看报告及 PDF：{link}',
+  },
+} as const satisfies Record<string, Record<Language, string>>;
+
+/** The words of the report's PDF and web page. */
+export const REPORT_WORDS = {
+  'en-US': {
+    title: 'Monthly pipeline risk report',
+    period: 'Period',
+    madeAt: 'Made',
+    monthly: 'made on the first of the month',
+    demand: 'made on demand',
+    summary: 'Summary',
+    summaryLine: '{raised} incidents raised, {handled} handled (median {median} h from raised to handled), {closed} closed, {falseAlarms} false alarms; {open} open at the month\'s end.',
+    incidents: 'Incidents by kind and level',
+    gravest: 'The gravest incidents',
+    network: 'Network risk levels',
+    networkLine: '{segments} segments assessed (last on {assessedOn}). During the month {worse} segments rose a level and {better} fell.',
+    networkNone: 'The network has not been assessed.',
+    changes: 'Level changes in the month',
+    settlement: 'Settlement bowls',
+    settlementLine: '{bowls} settlement bowls raised over {pipes} pipe segments.',
+    works: 'Works near pipes',
+    worksLine: '{active} construction sites active in the month, {threatening} of them threatening pipes.',
+    leaks: 'Leak POIs',
+    leaksLine: '{delivered} POIs delivered, {investigated} investigated: {leakFound} leaks found, {noLeak} without a leak, {repaired} repaired; estimated loss of the leaks found {m3h} m³/h.',
+    weather: 'Weather warnings',
+    weatherLine: '{warnings} warnings in the month ({official} official).',
+    none: 'None this month.',
+    more: '… and {n} more (the figures above count them all)',
+    hours: 'h',
+    col: {
+      kind: 'Kind', level: 'Level', count: 'Count', handled: 'Handled', median: 'Median h', code: 'Code', title: 'Title', state: 'State', raised: 'Raised',
+      segments: 'Segments', share: 'Share', from: 'From', to: 'To', siteNo: 'No.', name: 'Name', type: 'Type', nearest: 'Nearest m', criticality: 'Criticality', status: 'Status',
+      poiNo: 'POI', priority: 'Priority', estimate: 'm³/h', found: 'Found', start: 'Start', end: 'End', headline: 'Warning', pipes: 'Pipes', riskAreas: 'Risk areas', sites: 'Sites',
+    },
+    kind: { bowl: 'Settlement bowl', site: 'Construction site', warning: 'Weather warning', poi: 'Leak', riskRun: 'Pipe risk rose', manual: 'Raised by hand' },
+    state: { new: 'New', confirmed: 'Confirmed', dispatched: 'Dispatched', handling: 'Handling', handled: 'Handled', closed: 'Closed', falseAlarm: 'False alarm' },
+    criticality: { high: 'High', medium: 'Medium', low: 'Low', none: 'None' },
+    siteStatus: { review: 'To review', threat: 'Threat', noThreat: 'No threat', briefed: 'Briefed', guarded: 'Guarded', closed: 'Closed' },
+    buildType: { metro: 'Metro', road: 'Road', municipalRoad: 'Municipal road', stormSewer: 'Storm sewer', building: 'Building', other: 'Other' },
+    poiStatus: { new: 'New', assigned: 'Assigned', investigating: 'Investigating', leakFound: 'Leak found', noLeak: 'No leak', repaired: 'Repaired' },
+    priority: { high: 'High', medium: 'Medium', low: 'Low' },
+    warningType: { rainstorm: 'Rainstorm', coldWave: 'Cold wave', gale: 'Gale', heat: 'Heat', other: 'Other' },
+    levelName: { I: 'I', II: 'II', III: 'III', IV: 'IV' },
+    page: 'Page {n}',
+  },
+  'zh-CN': {
+    title: '管网风险月报',
+    period: '统计周期',
+    madeAt: '生成时间',
+    monthly: '每月 1 日自动生成',
+    demand: '按需生成',
+    summary: '概要',
+    summaryLine: '本月新增事件 {raised} 起，已处置 {handled} 起（从发现到处置中位 {median} 小时），已关闭 {closed} 起，误报 {falseAlarms} 起；月末未结 {open} 起。',
+    incidents: '事件（按类型与等级）',
+    gravest: '最严重的事件',
+    network: '管网风险等级',
+    networkLine: '共评估 {segments} 段管道（最近一次 {assessedOn}）。本月 {worse} 段风险升级，{better} 段降级。',
+    networkNone: '管网尚未评估。',
+    changes: '本月等级变化',
+    settlement: '沉降漏斗',
+    settlementLine: '本月新增沉降漏斗 {bowls} 处，涉及管段 {pipes} 段。',
+    works: '管道周边施工',
+    worksLine: '本月在建工地 {active} 处，其中威胁管道 {threatening} 处。',
+    leaks: '漏损疑似点',
+    leaksLine: '本月交付疑似点 {delivered} 个，已排查 {investigated} 个：发现漏点 {leakFound} 个，未发现漏点 {noLeak} 个，已修复 {repaired} 个；已发现漏点估算漏损 {m3h} m³/h。',
+    weather: '气象预警',
+    weatherLine: '本月预警 {warnings} 次（官方发布 {official} 次）。',
+    none: '本月无。',
+    more: '……另有 {n} 项（以上统计已全部计入）',
+    hours: '小时',
+    col: {
+      kind: '类型', level: '等级', count: '数量', handled: '已处置', median: '中位小时', code: '编号', title: '标题', state: '状态', raised: '发现时间',
+      segments: '管段数', share: '占比', from: '原等级', to: '新等级', siteNo: '编号', name: '名称', type: '类型', nearest: '最近距离 m', criticality: '危险程度', status: '状态',
+      poiNo: '疑似点', priority: '优先级', estimate: 'm³/h', found: '发现时间', start: '开始', end: '结束', headline: '预警', pipes: '管段', riskAreas: '风险区', sites: '工地',
+    },
+    kind: { bowl: '沉降漏斗', site: '施工工地', warning: '气象预警', poi: '漏损点', riskRun: '管段风险升级', manual: '人工上报' },
+    state: { new: '待确认', confirmed: '已确认', dispatched: '已派单', handling: '处置中', handled: '已处置', closed: '已关闭', falseAlarm: '误报' },
+    criticality: { high: '高', medium: '中', low: '低', none: '无' },
+    siteStatus: { review: '待研判', threat: '有威胁', noThreat: '无威胁', briefed: '已交底', guarded: '已看护', closed: '已关闭' },
+    buildType: { metro: '地铁', road: '道路', municipalRoad: '市政道路', stormSewer: '雨污管道', building: '建筑', other: '其他' },
+    poiStatus: { new: '新建', assigned: '已分派', investigating: '排查中', leakFound: '发现漏点', noLeak: '未发现漏点', repaired: '已修复' },
+    priority: { high: '高', medium: '中', low: '低' },
+    warningType: { rainstorm: '暴雨', coldWave: '寒潮', gale: '大风', heat: '高温', other: '其他' },
+    levelName: { I: 'Ⅰ级', II: 'Ⅱ级', III: 'Ⅲ级', IV: 'Ⅳ级' },
+    page: '第 {n} 页',
+  },
+} as const;
+type Widened<T> = { [K in keyof T]: T[K] extends string ? string : Widened<T[K]> };
+/** The report's words in one language (made from the English table; a use as this type checks the Chinese one has every word). */
+export type ReportWords = Widened<(typeof REPORT_WORDS)['en-US']>;
+
+/** Fills {name} placeholders of a report phrase. */
+export const fillWords = (text: string, params: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
