@@ -1,6 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiLogin, enterpriseIds, PASSWORD, signIn } from './helpers.ts';
+import { api, apiLogin, axeFaults as faults, enterpriseIds, PASSWORD, signIn } from './helpers.ts';
 
 /**
  * Every route of the console, as the water utility's administrator sees it (the platform's review
@@ -8,20 +7,11 @@ import { api, apiLogin, enterpriseIds, PASSWORD, signIn } from './helpers.ts';
  */
 const SIGNED_IN = [
   '/project/list', '/project/info', '/project/poiControl', '/enterprise/edit', '/enterprise/map', '/enterprise/pipeLine', '/enterprise/users',
-  '/enterprise/applyEnterprise', '/leak', '/settlement', '/weather', '/risk/construction', '/risk/riskProne', '/risk/alerts', '/platform/saocom',
+  '/enterprise/applyEnterprise', '/leak', '/settlement', '/weather', '/risk/construction', '/risk/riskProne', '/risk/alerts', '/risk/reports', '/platform/saocom',
   '/system/productionIntroduction', '/system/account', '/system/audit', '/datav',
 ];
 const PLATFORM = ['/system/enterpriseReview'];
 const SIGNED_OUT = ['/user/login', '/user/register', '/user/recover', '/user/register-result', '/404'];
-
-/** Serious and critical axe violations on the page as it stands, one line each. */
-async function faults(page: Page) {
-  const { violations: wcag } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  // WCAG 2.5.3 (a control's name holds its visible text) is an experimental rule of axe: run on its own.
-  const { violations: nameMismatch } = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
-  const violations = [...wcag, ...nameMismatch];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 /** Each page as it stands once its data has come (live streams keep the network busy: no idle to wait for), by path. */
 async function faultsOf(page: Page, paths: string[]) {

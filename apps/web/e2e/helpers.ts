@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import CryptoJS from 'crypto-js';
@@ -120,3 +121,12 @@ export async function askToSignOut(page: Page) {
   return ok;
 }
 
+/** Serious and critical axe violations on the page as it stands (or the part `include` selects), one line each. */
+export async function axeFaults(page: Page, include?: string) {
+  const builder = () => (include ? new AxeBuilder({ page }).include(include) : new AxeBuilder({ page }));
+  const { violations: wcag } = await builder().withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  // WCAG 2.5.3 (a control's name holds its visible text) is an experimental rule of axe: run on its own.
+  const { violations: nameMismatch } = await builder().withRules(['label-content-name-mismatch']).analyze();
+  const violations = [...wcag, ...nameMismatch];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}

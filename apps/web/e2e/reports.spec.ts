@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { pdfText } from '../../server/src/testing/pdf.ts';
-import { clickSubmenuItem, signIn } from './helpers.ts';
+import { axeFaults, clickSubmenuItem, signIn } from './helpers.ts';
 
 const WORDS = {
   'en-US': { group: 'Risk', entry: 'Reports', title: 'Monthly pipeline risk report', make: 'Make report', pdf: 'PDF (English)', bowls: 'Settlement bowls', made: 'Report made', month: 'Month', enterprise: '杭州滨江水务有限公司' },
@@ -38,6 +38,7 @@ test.describe('monthly risk reports', () => {
       await expect(map).toHaveCount(1);
       await expect(drawer.locator('.ant-table-row').first()).toBeVisible();
       await page.screenshot({ path: test.info().outputPath(`report-${lang}.png`), fullPage: false });
+      expect(await axeFaults(page, '[data-testid=report-drawer]')).toEqual([]);
 
       // The PDF in the reader's language, read back as a PDF reader does.
       await drawer.getByTestId('report-drawer-pdf').hover();
