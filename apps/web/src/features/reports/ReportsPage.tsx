@@ -125,10 +125,14 @@ function ReportDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const phone = usePhone();
   const lang = currentLanguage();
   const page = useQuery({ queryKey: ['reports', 'page', id, lang], queryFn: () => reportApi.page(id, lang) });
+  const title = page.data?.blocks[0]?.kind === 'title' ? page.data.blocks[0].text : ' ';
   return (
-    <Drawer open onClose={onClose} width={phone ? '100%' : 860} title={page.data?.blocks[0]?.kind === 'title' ? page.data.blocks[0].text : ' '} loading={page.isLoading} extra={page.data && <PdfButton report={page.data.report} testId="report-drawer-pdf" />} data-testid="report-drawer">
-      {page.error && <Typography.Text type="danger">{errorMessage(page.error)}</Typography.Text>}
-      {page.data?.blocks.map((block, i) => <Block key={i} block={block} />)}
+    <Drawer open onClose={onClose} width={phone ? '100%' : 860} title={title} loading={page.isLoading} extra={page.data && <PdfButton report={page.data.report} testId="report-drawer-pdf" />} styles={{ body: { padding: 0, overflow: 'hidden' } }} data-testid="report-drawer">
+      {/* The report scrolls in a region of its own that the keyboard can reach and scroll. */}
+      <div role="region" aria-label={title} tabIndex={0} style={{ height: '100%', overflow: 'auto', padding: 24 }}>
+        {page.error && <Typography.Text type="danger">{errorMessage(page.error)}</Typography.Text>}
+        {page.data?.blocks.map((block, i) => <Block key={i} block={block} />)}
+      </div>
     </Drawer>
   );
 }
