@@ -20,24 +20,29 @@ export const BOARD_STEP_MS = 2_000;
 const ROW_HEIGHT = 42;
 
 /**
- * The rolling alert board: five rows in view, one row up every two seconds, paused while the
- * pointer is over it. Texts are rendered as text, never as HTML.
+ * The rolling alert board: five rows in view, one row up every two seconds, still while the
+ * pointer is over it: the rows then held as they were, so an alert coming in live does not move
+ * the row being read (it comes in at the top when the pointer leaves). Texts are rendered as
+ * text, never as HTML.
  */
 export function RollingBoard({ items }: { items: BoardItem[] }) {
   const [offset, setOffset] = useState(0);
-  const [paused, setPaused] = useState(false);
-  const rolls = items.length > BOARD_ROWS;
+  // The rows as they were when the pointer came to rest on the board; null while it rolls.
+  const [held, setHeld] = useState<BoardItem[] | null>(null);
+  const paused = held !== null;
+  const rows = held ?? items;
+  const rolls = rows.length > BOARD_ROWS;
   useEffect(() => {
     if (!rolls || paused) return;
-    const timer = setInterval(() => setOffset((o) => (o + 1) % items.length), BOARD_STEP_MS);
+    const timer = setInterval(() => setOffset((o) => (o + 1) % rows.length), BOARD_STEP_MS);
     return () => clearInterval(timer);
-  }, [rolls, paused, items.length]);
+  }, [rolls, paused, rows.length]);
   // A new alert comes in at the top: the board starts over so it shows.
-  const first = items[0]?.id;
+  const first = rows[0]?.id;
   useEffect(() => setOffset(0), [first]);
-  const shown = rolls ? Array.from({ length: BOARD_ROWS }, (_, i) => items[(offset + i) % items.length]) : items;
+  const shown = rolls ? Array.from({ length: BOARD_ROWS }, (_, i) => rows[(offset + i) % rows.length]) : rows;
   return (
-    <div className="datav-board" data-testid="datav-board-rows" data-paused={paused} onMouseEnter={() => setPaused(true)} onMouseLeave={() => setPaused(false)} style={{ height: ROW_HEIGHT * BOARD_ROWS }}>
+    <div className="datav-board" data-testid="datav-board-rows" data-paused={paused} onMouseEnter={() => setHeld(items)} onMouseLeave={() => setHeld(null)} style={{ height: ROW_HEIGHT * BOARD_ROWS }}>
       {shown.map((item) => (
         <div key={`${item.id}-${offset}`} className={`datav-board-row${item.fresh ? ' datav-board-fresh' : ''}`} style={{ height: ROW_HEIGHT }} data-testid="datav-board-row">
           <span className="datav-board-level" style={{ background: RISK_LEVEL_COLORS[item.level], color: readableTextOn(RISK_LEVEL_COLORS[item.level]) }}>{item.level}</span>
