@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import { AppError } from '../../http/errors.ts';
@@ -6,6 +6,10 @@ import type { ReportBlock as Block } from '@console/contract';
 
 /** The face of Debian's fonts-wqy-microhei collection (config REPORT_FONT); its letters used are embedded in every PDF. */
 const FONT_FACE = 'WenQuanYiMicroHei';
+
+/** The font's bytes, read once per path (5 MB: not again for every PDF). */
+const fonts = new Map<string, Buffer>();
+const fontBytes = (path: string) => fonts.get(path) ?? fonts.set(path, readFileSync(path)).get(path)!;
 
 const A4_MARGIN = 42;
 const TEXT = '#262626';
@@ -17,7 +21,7 @@ const HEAD_FILL = '#fafafa';
 export function reportPdf(blocks: Block[], fontPath: string, pageWord: (n: number) => string): Promise<Buffer> {
   if (!existsSync(fontPath)) throw new AppError(503, 'report.fontMissing');
   const doc = new PDFDocument({ size: 'A4', margin: A4_MARGIN, bufferPages: true, info: { Title: blocks[0]?.kind === 'title' ? blocks[0].text : 'Report' } });
-  doc.registerFont('body', fontPath, FONT_FACE);
+  doc.registerFont('body', fontBytes(fontPath), FONT_FACE);
   doc.font('body');
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));

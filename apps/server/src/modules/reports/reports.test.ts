@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { as, login, useDemoServer } from '../../testing/app.ts';
 import { pdfText } from '../../testing/pdf.ts';
+import { until } from '../../testing/process.ts';
 import { queryRows } from '../../db/client.ts';
 import { enterprises, incidents } from '../../db/schema.ts';
 
@@ -22,14 +23,6 @@ afterAll(() => void robot.close());
 const robotUrl = `http://127.0.0.1:${(robot.address() as AddressInfo).port}`;
 
 const demo = useDemoServer({ robotHosts: ['127.0.0.1'], consoleUrl: 'https://console.example.cn', channelRetryMs: 20 });
-
-const until = async (condition: () => boolean, ms = 10_000) => {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('monthly risk reports', () => {
   it("count the month in the enterprise's time zone, read back from the PDF in both languages, and stay in their enterprise", async () => {
@@ -120,7 +113,7 @@ describe('monthly risk reports', () => {
     const [{ month }] = await queryRows<{ month: string }>(demo.database.db, sql`select to_char((now() at time zone 'Asia/Shanghai') - interval '1 month', 'YYYY-MM') as month`);
     const reports = (await admin({ method: 'GET', url: '/api/reports' })).json().result.filter((r: { trigger: string }) => r.trigger === 'monthly');
     expect(reports.map((r: { month: string }) => r.month)).toEqual([month]);
-    await until(() => received.length >= 1);
+    await until(() => received.length >= 1, 'the robot to receive the report', 10_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(received).toHaveLength(1);
     expect(received[0].text).toContain(`月度风险报告 ${month}`);
