@@ -34,8 +34,12 @@ test.describe('multi-tab bar', () => {
     test(`each page opened from the menu becomes a tab, the enterprise profile too (${language})`, async ({ page }) => {
       await page.context().addInitScript((lang) => localStorage.setItem('app_language', JSON.stringify({ value: lang, expire: null })), language);
       await signIn(page, 'admin');
+      // The address changes at the click, the page (and its tab) once its code has loaded; a hand
+      // clicks on when it sees the page, and so does this test.
       await clickSubmenuItem(page, labels.enterprise, labels.members, /\/enterprise\/users$/);
+      await expect.poll(() => tabLabels(page)).toEqual([labels.projects, labels.members]);
       await clickMenuItem(page, labels.weather, /\/weather$/);
+      await expect.poll(() => tabLabels(page)).toEqual([labels.projects, labels.members, labels.weather]);
       await clickSubmenuItem(page, labels.enterprise, labels.profile, /\/enterprise\/edit$/);
       await expect(page.getByTestId('enterprise-profile')).toBeVisible();
       await expect.poll(() => tabLabels(page)).toEqual([labels.projects, labels.members, labels.weather, labels.profile]);

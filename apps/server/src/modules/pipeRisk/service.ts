@@ -1,12 +1,11 @@
 import { and, asc, desc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AreaGeometry, PipeRiskListQuery, PipeRiskRow, RiskLevel, RiskWeights } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { containsText } from '../../db/like.ts';
 import { areaPipes, constructionSites, sitePipes, pipeRiskChanges, pipeRiskRuns, pipeRiskSettings, pipeRisks, pipes, pois, riskAreas, settlementDatasets, settlementResults, weatherWarnings } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { pointInArea } from '../../geo/geometry.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
-import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
+import { pipeIdContains, pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
 import { projectArea } from '../projects/service.ts';
 import { SHALLOW_M } from '../weather/touches.ts';
 import { sitesNearPipe } from './sensitive.ts';
@@ -57,7 +56,7 @@ async function conditions(db: Db, enterpriseId: number, q: Omit<PipeRiskListQuer
   if (q.level) where.push(gte(pipeRisks.score, SCORE_RANGE[q.level][0]), lte(pipeRisks.score, SCORE_RANGE[q.level][1]));
   if (q.networkType) where.push(eq(pipes.networkType, q.networkType));
   if (q.masked) where.push(eq(pipeRisks.masked, q.masked === 'true'));
-  if (q.keyword) where.push(containsText(pipes.pipeId, q.keyword));
+  if (q.keyword) where.push(pipeIdContains(q.keyword));
   if (q.projectId !== undefined) where.push(pipeInsideArea(await projectArea(db, enterpriseId, q.projectId)));
   return where;
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { bboxBox, pipes } from '../../db/schema.ts';
 import { bboxOf } from '../../geo/geometry.ts';
 import { boxSql, pointInAreaSql } from '../../geo/sql.ts';
+import { containsText } from '../../db/like.ts';
 
 /**
  * SQL join condition: the enterprise's pipe of row id `rowId`. The enterprise picks the pipe's
@@ -12,6 +13,20 @@ import { boxSql, pointInAreaSql } from '../../geo/sql.ts';
  */
 export function pipeWithRowId(rowId: AnyPgColumn, enterpriseId: number): SQL {
   return and(eq(pipes.id, rowId), eq(pipes.enterpriseId, enterpriseId))!;
+}
+
+/** Keywords of at most this many characters are looked up by their grams (migration 0047). */
+export const GRAM_KEYWORD_CHARS = 2;
+
+/** Whether `keyword` is looked up in the gram index: short, and without the character its pairs are cut at. */
+export const isGramKeyword = (keyword: string) => [...keyword].length <= GRAM_KEYWORD_CHARS && !keyword.includes('\u0001');
+
+/**
+ * SQL condition: the pipe id holds `keyword` anywhere, in any case. One or two characters are
+ * looked up in the pipe ids' grams (exactly the rows ILIKE finds); longer ones by trigrams.
+ */
+export function pipeIdContains(keyword: string): SQL {
+  return isGramKeyword(keyword) ? sql`(text_grams(${pipes.pipeId}) collate "C") @> array[lower(${keyword})]` : containsText(pipes.pipeId, keyword);
 }
 
 /** SQL condition: the pipe's bbox intersects `box` (the GiST box index answers it). */

@@ -5,10 +5,9 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { pipes, settlementResults } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { EXPORT_PAGE, exportFeatures, keysetPages, type ExportFormat } from '../exports/features.ts';
-import { pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
+import { pipeIdContains, pipeInsideArea, pipeWithRowId } from '../pipelines/queries.ts';
 import { projectArea } from '../projects/service.ts';
 import type { DatasetRow } from './service.ts';
-import { containsText } from '../../db/like.ts';
 
 const columns = {
   pipeRowId: settlementResults.pipeRowId,
@@ -42,7 +41,7 @@ async function conditions(db: Db, dataset: DatasetRow, query: Filters): Promise<
   if (query.projectId) where.push(pipeInsideArea(await projectArea(db, dataset.enterpriseId, query.projectId)));
   if (query.level) where.push(eq(settlementResults.level, SETTLEMENT_LEVELS.indexOf(query.level)));
   if (query.networkType) where.push(eq(pipes.networkType, query.networkType));
-  if (query.keyword) where.push(containsText(pipes.pipeId, query.keyword));
+  if (query.keyword) where.push(pipeIdContains(query.keyword));
   return and(...where)!;
 }
 
