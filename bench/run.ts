@@ -6,7 +6,9 @@
  *     databases, with the demo (20,000 segments) and, after the import, with 1,000,000;
  *  1. importing a generated GeoJSON through the import job (rows/s, peak memory), on embedded PGlite
  *     and on the PostgreSQL server, against GDAL's ogr2ogr loading the same file into PostGIS;
- *  2. the pipe list's requests over that network on PostgreSQL (keyset pages, keyword, filters);
+ *  2. the pipe list's requests over that network on PostgreSQL (keyset pages, keyword, filters), its
+ *     keyword search over HTTP right after each import (bench/keywords.ts), and reads at 64 users'
+ *     pace in the ten minutes after the PostgreSQL import, by minute;
  *  3. vector tile latency p50/p99 at z10, z12, z14 and z16 over that network with its risk assessed,
  *     cold (no tile cache), against the same tiles made by PostGIS ST_AsMVT in the same run;
  *  4. settlement: EGMS CSV ingest against COPY, the pipe-point join against PostGIS (bench/settlement.ts);
@@ -221,6 +223,45 @@ function tileAt(lon: number, lat: number, z: number) {
 const USERS = CONNECTIONS;
 const PACED_SECONDS = 10;
 
+/** Minutes of the paced window after an import (BENCH_WINDOW_MINUTES; 0 leaves it out). */
+const WINDOW_MINUTES = Number(process.env.BENCH_WINDOW_MINUTES ?? 10);
+
+/** Pipe list pages with a filter new on every request (none answered from the read cache). */
+const uncachedListPaths = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, k) => from + k).map((i) => `/api/pipelines?page=1&pageSize=20&diameterMin=${1 + (i % 2000)}&installYearMin=${1900 + Math.floor(i / 2000)}`);
+
+/** z14 pipe tiles over the city, each once, in a shuffled order (none answered from the tile cache). */
+function uncachedTilePaths(city: [number, number, number, number]) {
+  const tiles = sampleTiles(city, 14, 100_000);
+  for (let i = tiles.length - 1; i > 0; i--) {
+    const j = (i * 7919) % (i + 1);
+    [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
+  }
+  return tiles.map(([x, y]) => `/api/tiles/pipes/3857/14/${x}/${y}.pbf`);
+}
+
+/**
+ * The minutes after an import as users live them: at 64 users' pace, the pipe list with a new
+ * filter and a z14 tile never made before, alternating, for WINDOW_MINUTES from the moment the
+ * import's job ends, while what it sets off and what is scheduled runs (the network's risk
+ * assessment, the alert rules' sweep every 5 minutes, the outbox, the audit flush, statistics).
+ * p50 and p99 by minute, with the machine's load.
+ */
+async function pacedWindow(server: Running, city: [number, number, number, number], label: string, say: (line: string) => void) {
+  if (WINDOW_MINUTES <= 0) return;
+  const headers = await signedInHeaders(server.url, 'admin', 'Demo123456');
+  const lists = uncachedListPaths(USERS * 60 * WINDOW_MINUTES, 150_000);
+  const tiles = uncachedTilePaths(city);
+  const paths = lists.map((list, i) => (i % 2 ? tiles[Math.floor(i / 2) % tiles.length] : list));
+  const { loadavg } = await import('node:os');
+  say(`  ${label}: ${USERS} users' pace, pipe list (new filter) and z14 tiles (each new) alternating, from seconds after the import's job ended (goal p99 < 100 ms every minute)`);
+  for (let minute = 0; minute < WINDOW_MINUTES; minute++) {
+    const minutePaths = paths.slice(minute * USERS * 60, (minute + 1) * USERS * 60);
+    const answered = await openLoop(server.url, minutePaths, headers, USERS, 60);
+    say(`    minute ${minute + 1}: ${describeLoad(answered)}, machine load ${loadavg()[0].toFixed(2)}`);
+  }
+}
+
 /**
  * Authenticated reads the console makes all the time, as the water utility's admin, each against
  * hello-world: permissions (every page load), the project list with its figures, the first page
@@ -249,13 +290,8 @@ async function apiUnderLoad(server: Running, hello: Running, label: string, say:
   // request a second each, at random moments), with the CPU each answer cost the server's process
   // and, on PostgreSQL, the database. Each starts once the server is idle again (the run before
   // a paced one, kept busy, leaves queued requests behind that would be timed as the paced run's).
-  const filters = Array.from({ length: 200_000 }, (_, i) => `/api/pipelines?page=1&pageSize=20&diameterMin=${1 + (i % 2000)}&installYearMin=${1900 + Math.floor(i / 2000)}`);
-  const tiles = sampleTiles(city, 14, 100_000);
-  for (let i = tiles.length - 1; i > 0; i--) {
-    const j = (i * 7919) % (i + 1);
-    [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
-  }
-  const tilePaths = tiles.map(([x, y]) => `/api/tiles/pipes/3857/14/${x}/${y}.pbf`);
+  const filters = uncachedListPaths(200_000);
+  const tilePaths = uncachedTilePaths(city);
   const paced = Math.min(Math.floor(tilePaths.length / 2), USERS * PACED_SECONDS);
   const reads: [string, () => Promise<Load>][] = [
     ['GET /api/pipelines, new filter', () => loadEach(server.url, filters.slice(0, 100_000), headers)],
@@ -400,7 +436,11 @@ async function main() {
     };
     const ratio = (ours: Imported, peer: Awaited<ReturnType<typeof peerImport>>) =>
       say(`  ratio ours(PostgreSQL)/(ogr2ogr with the same indexes): time ${(ours.ms / peer.ms).toFixed(2)}, CPU-s ${((ours.node + ours.database) / peer.cpu).toFixed(2)} (goal <= 1.5); without the indexes: CPU-s ${((ours.node + ours.database) / peer.loadCpu).toFixed(2)}`);
-    const first = await importOnServer(server.url!, join(dir, 'pg-server'), file, (ours) => keywordsOverHttp(ours, 'PostgreSQL, right after its import', (line) => keywordLines.push(line)));
+    const windowLines: string[] = [];
+    const first = await importOnServer(server.url!, join(dir, 'pg-server'), file, async (ours) => {
+      await keywordsOverHttp(ours, 'PostgreSQL, right after its import', (line) => keywordLines.push(line));
+      await pacedWindow(ours, extent, 'PostgreSQL', (line) => windowLines.push(line));
+    });
     describeOurs('ours, PostgreSQL:', first);
     if (peerInstalled) {
       const peerFirst = await peerImport(server.url!, file);
@@ -416,6 +456,8 @@ async function main() {
       say('  peer ogr2ogr -> PostGIS: skipped (needs Debian gdal-bin and postgresql-15-postgis-3)');
     }
 
+    if (windowLines.length) say(`\nReads in the ${WINDOW_MINUTES} minutes after an import, ${rows.toLocaleString('en')} segments`);
+    for (const line of windowLines) say(line);
     say(`\nPipe list keyword search over HTTP, signed in, one connection, ${rows.toLocaleString('en')} segments (one in four numbered by street), each keyword 30 times`);
     for (const line of keywordLines) say(line);
     say(`\nPipe list over ${rows.toLocaleString('en')} segments, PostgreSQL, one connection, in process (goal: every request under 50 ms)`);

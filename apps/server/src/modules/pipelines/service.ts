@@ -4,7 +4,7 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { pipeCounts, pipes } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { isGramKeyword, pipeIdContains, pipeInsideArea } from './queries.ts';
+import { pipeIdContains, pipeInsideArea } from './queries.ts';
 import { projectArea } from '../projects/service.ts';
 import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
@@ -61,15 +61,15 @@ export async function keptPipeCount(db: Db, enterpriseId: number, only: { networ
 }
 
 /**
- * A keyword of one or two characters with no other filter: its matches are found by walking the
- * pipe id index in order (that index alone, no row read), which stops as soon as it has enough when
- * matches are common ("1", "G-"), and by the gram index when they are rare ("ab", "滨江"). A
- * bitmap of the gram index alone would read and sort every match to find the first page in pipe
- * id order: 90-300 ms for a keyword in a third of a million pipes.
+ * A keyword with no other filter: its matches are found by walking the pipe id index in order
+ * (that index alone, no row read), which stops as soon as it has enough when matches are common
+ * ("1", "G-", "W-00"), and by the keyword's index (grams up to two characters, trigrams from
+ * three) when they are rare ("ab", "滨江", "0012345"). An index's bitmap alone would read and
+ * sort every match to find the first page in pipe id order: 90-600 ms for a keyword in a third of
+ * a million pipes.
  */
-const onlyShortKeyword = (q: PipeListQuery) =>
+const onlyKeyword = (q: PipeListQuery) =>
   q.keyword !== undefined &&
-  isGramKeyword(q.keyword) &&
   !q.networkType &&
   !q.material &&
   q.diameterMin === undefined &&
@@ -78,13 +78,13 @@ const onlyShortKeyword = (q: PipeListQuery) =>
   q.installYearMax === undefined &&
   q.projectId === undefined;
 
-/** Pipe ids a walk reads before it gives way to the gram index (~15 ms of the id index). */
+/** Pipe ids a walk reads before it gives way to the keyword's index (~15 ms of the id index). */
 const WALK_ROWS = 50_000;
 
 /**
  * The first `need` pipe ids holding `keyword` in `order` within `bound`, walking at most `rows`
  * pipe ids of the index (the limit inside keeps the keyword's condition out of the walk, so the
- * database cannot swap it for a trigram index that has nothing to look up).
+ * database cannot swap it for an index that would read every match first).
  */
 async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', need: number, rows: number) {
   const direction = sql.raw(order);
@@ -96,7 +96,7 @@ async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound:
   return found.map((row) => row.pipeId);
 }
 
-/** The same from the gram index: every match read and sorted (for keywords with few). */
+/** The same from the keyword's index: every match read and sorted (for keywords with few). */
 async function sortedPipeIds(db: Db, where: SQL, bound: SQL | undefined, order: 'asc' | 'desc', need: number) {
   // Sorted by an expression, so the database cannot walk the id index testing each pipe's grams.
   const byId = sql`(${pipes.pipeId} || '')`;
@@ -113,7 +113,7 @@ async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where:
     !q.keyword && q.diameterMin === undefined && q.diameterMax === undefined && q.installYearMin === undefined && q.installYearMax === undefined && q.projectId === undefined;
   if (onlyCountedFilters) return { total: await keptPipeCount(db, enterpriseId, q), totalExact: true };
   const capped = (count: number) => (count > EXACT_LIST_LIMIT ? { total: EXACT_LIST_LIMIT, totalExact: false } : { total: count, totalExact: true });
-  if (onlyShortKeyword(q)) {
+  if (onlyKeyword(q)) {
     // A common keyword has more than the cap among the first pipe ids; a network no longer than the walk is counted whole by it.
     const walked = await walkPipeIds(db, enterpriseId, q.keyword!, undefined, 'asc', EXACT_LIST_LIMIT + 1, walkRows);
     if (walked.length > EXACT_LIST_LIMIT || (await keptPipeCount(db, enterpriseId)) <= walkRows) return capped(walked.length);
@@ -137,11 +137,11 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery, 
   if (total === 0) return empty;
   /** `limit` rows past `offset` within `bound`, in `order`. */
   const read = async (bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset = 0): Promise<PipeListRow[]> => {
-    if (!onlyShortKeyword(q)) return selectPipes(db, and(where, bound), order, limit, offset);
+    if (!onlyKeyword(q)) return selectPipes(db, and(where, bound), order, limit, offset);
     const need = offset + limit;
     let ids = await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, need, walkRows);
     if (ids.length < need) {
-      // Rare matches come sorted from the gram index; common ones far down the order (every
+      // Rare matches come sorted from the keyword's index; common ones far down the order (every
       // "W-" after the "D-" and "G-" pipes) by walking on.
       ids = totalExact
         ? await sortedPipeIds(db, where, bound, order, need)
