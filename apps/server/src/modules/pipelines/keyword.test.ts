@@ -102,7 +102,7 @@ describe('keyword search over pipe ids', () => {
     await demo.database.db.execute(sql`
       insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
       select p.enterprise_id, 'ZQ-' || lpad(n::text, 6, '0'), p.network_type, p.material, p.geometry, p.tile_line, p.length_m, p.minx, p.miny, p.maxx, p.maxy
-      from (select * from pipes where enterprise_id = ${enterpriseId} order by pipe_id limit 1) p, generate_series(1, 10_050) n`);
+      from (select * from pipes where enterprise_id = ${enterpriseId} order by pipe_id limit 1) p, generate_series(1, 10050) n`);
     try {
       for (const keyword of ['zq', 'Q-', '滨江', 'ab', '路', '#', '%', '_', 'ß', '1', 'G-', 'xx', 'zq-00', '滨江路', 'Wsj1', 'rd 1', 'no such pipe']) {
         const reference = (
