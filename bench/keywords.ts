@@ -5,6 +5,7 @@
  */
 import type { DemoCity } from '../apps/server/src/demo/city.ts';
 import { signedInHeaders, type Running } from './api.ts';
+import { percentile } from './support.ts';
 
 /** Requests per keyword after one not counted. */
 const TIMES = 30;
@@ -49,8 +50,6 @@ export const BENCH_KEYWORDS = [
   '长河三路-JS-0001234',
   'no-such-pipe-at-all',
 ];
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Each keyword TIMES times in a row on one connection; p50 and p99 by keyword and over all. */
 export async function keywordsOverHttp(server: Running, label: string, say: (line: string) => void) {

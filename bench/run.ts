@@ -43,7 +43,7 @@ import { benchPipeRisk } from './pipeRisk.ts';
 import { benchRequestLogging } from './logging.ts';
 import { benchAuditedWrites } from './audit.ts';
 import { benchReplicaReads } from './replica.ts';
-import { emptyServerDatabase, freshDatabase, hasCommand, mb, postgisAvailable, seconds, withPeakMemory } from './support.ts';
+import { emptyServerDatabase, freshDatabase, hasCommand, mb, percentile, postgisAvailable, seconds, withPeakMemory } from './support.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, loadEach, openLoop, settled, signedInHeaders, startConsoleServer, startHelloWorld, type Load, type Running } from './api.ts';
 
 const run = promisify(execFile);
@@ -159,8 +159,6 @@ function childCpuOfTimes(output: string) {
     return m ? sum + Number(m[1]) * 60 + Number(m[2]) : sum;
   }, 0);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const TILE_SAMPLES = 1000;
 

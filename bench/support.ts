@@ -12,6 +12,9 @@ export const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
+/** The `p`th percentile of latencies sorted ascending. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
 /** Peak resident memory of this process while `work` runs (sampled every 50 ms). */
 export async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ value: T; peakRss: number; ms: number }> {
   let peakRss = process.memoryUsage().rss;

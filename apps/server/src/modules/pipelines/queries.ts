@@ -16,7 +16,7 @@ export function pipeWithRowId(rowId: AnyPgColumn, enterpriseId: number): SQL {
 }
 
 /** Keywords of at most this many characters are looked up by their grams (migration 0047). */
-export const GRAM_KEYWORD_CHARS = 2;
+const GRAM_KEYWORD_CHARS = 2;
 
 /** Whether `keyword` is looked up in the gram index: short, and without the character its pairs are cut at. */
 export const isGramKeyword = (keyword: string) => [...keyword].length <= GRAM_KEYWORD_CHARS && !keyword.includes('\u0001');

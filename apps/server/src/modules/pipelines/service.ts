@@ -68,15 +68,11 @@ export async function keptPipeCount(db: Db, enterpriseId: number, only: { networ
  * sort every match to find the first page in pipe id order: 90-600 ms for a keyword in a third of
  * a million pipes.
  */
-const onlyKeyword = (q: PipeListQuery) =>
-  q.keyword !== undefined &&
-  !q.networkType &&
-  !q.material &&
-  q.diameterMin === undefined &&
-  q.diameterMax === undefined &&
-  q.installYearMin === undefined &&
-  q.installYearMax === undefined &&
-  q.projectId === undefined;
+/** No filter a maintained count or the id walk cannot answer (a range, a project's area). */
+const noRangeOrArea = (q: PipeListQuery) =>
+  q.diameterMin === undefined && q.diameterMax === undefined && q.installYearMin === undefined && q.installYearMax === undefined && q.projectId === undefined;
+
+const onlyKeyword = (q: PipeListQuery) => q.keyword !== undefined && !q.networkType && !q.material && noRangeOrArea(q);
 
 /** Pipe ids the count's walk reads at most (~10 ms of the id index) before the keyword's index counts. */
 const WALK_ROWS = 50_000;
@@ -88,12 +84,15 @@ async function expectedMatches(db: Db, enterpriseId: number, keyword: string): P
   return Number((plan as { Plan: { 'Plan Rows': number } }[])[0].Plan['Plan Rows']);
 }
 
+/** A walk's limit when it goes as far as it must (a limit still, see walkPipeIds). */
+const WHOLE_NETWORK = Number.MAX_SAFE_INTEGER;
+
 /**
  * The first `need` pipe ids holding `keyword` in `order` within `bound`, walking at most `rows`
  * pipe ids of the index (the limit inside keeps the keyword's condition out of the walk, so the
  * database cannot swap it for an index that would read every match first).
  */
-async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', need: number, rows: number) {
+async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', need: number, rows = WHOLE_NETWORK) {
   const direction = sql.raw(order);
   const found = await queryRows<{ pipeId: string }>(
     db,
@@ -116,17 +115,15 @@ async function sortedPipeIds(db: Db, where: SQL, bound: SQL | undefined, order: 
  * narrow the list (exact at any size), otherwise counted up to EXACT_LIST_LIMIT and "more" past it.
  */
 async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where: SQL, walkRows: number): Promise<{ total: number; totalExact: boolean }> {
-  const onlyCountedFilters =
-    !q.keyword && q.diameterMin === undefined && q.diameterMax === undefined && q.installYearMin === undefined && q.installYearMax === undefined && q.projectId === undefined;
-  if (onlyCountedFilters) return { total: await keptPipeCount(db, enterpriseId, q), totalExact: true };
+  if (!q.keyword && noRangeOrArea(q)) return { total: await keptPipeCount(db, enterpriseId, q), totalExact: true };
   const capped = (count: number) => (count > EXACT_LIST_LIMIT ? { total: EXACT_LIST_LIMIT, totalExact: false } : { total: count, totalExact: true });
   if (onlyKeyword(q)) {
     // A keyword the statistics expect in a fifth of the pipes or more passes the cap within the
     // first pipe ids (where it does not, its index counts it after all); a network no longer than
     // the walk is counted whole by it.
     const network = await keptPipeCount(db, enterpriseId);
-    const common = async () => (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows > (EXACT_LIST_LIMIT + 1) * network;
-    if (network <= walkRows || (await common())) {
+    const walkCounts = network <= walkRows || (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows > (EXACT_LIST_LIMIT + 1) * network;
+    if (walkCounts) {
       const walked = await walkPipeIds(db, enterpriseId, q.keyword!, undefined, 'asc', EXACT_LIST_LIMIT + 1, walkRows);
       if (walked.length > EXACT_LIST_LIMIT || network <= walkRows) return capped(walked.length);
     }
@@ -158,7 +155,7 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery, 
     const ids = (
       totalExact
         ? await sortedPipeIds(db, where, bound, order, need)
-        : await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, need, await keptPipeCount(db, enterpriseId))
+        : await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, need)
     ).slice(offset);
     if (ids.length === 0) return [];
     return selectPipes(db, and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.pipeId, ids)), order, ids.length);
