@@ -84,29 +84,32 @@ async function expectedMatches(db: Db, enterpriseId: number, keyword: string): P
   return Number((plan as { Plan: { 'Plan Rows': number } }[])[0].Plan['Plan Rows']);
 }
 
-/** A walk's limit when it goes as far as it must (a limit still, see walkPipeIds). */
+/** A walk's limit when it goes as far as it must (a limit still, see walkedMatches). */
 const WHOLE_NETWORK = Number.MAX_SAFE_INTEGER;
 
 /**
- * The first `need` pipe ids holding `keyword` in `order` within `bound`, walking at most `rows`
- * pipe ids of the index (the limit inside keeps the keyword's condition out of the walk, so the
- * database cannot swap it for an index that would read every match first).
+ * The pipe ids holding `keyword` in `order` within `bound`, walking at most `rows` pipe ids of the
+ * index (the limit inside keeps the keyword's condition out of the walk, so the database cannot
+ * swap it for an index that would read every match first).
  */
-async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', need: number, rows = WHOLE_NETWORK) {
-  const direction = sql.raw(order);
+const walkedMatches = (enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', rows: number) =>
+  sql`(select ${pipes.pipeId} from ${pipes} where ${and(eq(pipes.enterpriseId, enterpriseId), bound)} order by ${pipes.pipeId} ${sql.raw(order)} limit ${rows}) walked
+    where ${containsText(sql`pipe_id`, keyword)}`;
+
+/** `limit` pipe ids past `offset` of a walk (walkedMatches). */
+async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset: number) {
   const found = await queryRows<{ pipeId: string }>(
     db,
-    sql`select pipe_id as "pipeId" from (select ${pipes.pipeId} from ${pipes} where ${and(eq(pipes.enterpriseId, enterpriseId), bound)} order by ${pipes.pipeId} ${direction} limit ${rows}) walked
-      where ${containsText(sql`pipe_id`, keyword)} order by pipe_id ${direction} limit ${need}`,
+    sql`select pipe_id as "pipeId" from ${walkedMatches(enterpriseId, keyword, bound, order, WHOLE_NETWORK)} order by pipe_id ${sql.raw(order)} limit ${limit} offset ${offset}`,
   );
   return found.map((row) => row.pipeId);
 }
 
 /** The same from the keyword's index: every match read and sorted (for keywords with few). */
-async function sortedPipeIds(db: Db, where: SQL, bound: SQL | undefined, order: 'asc' | 'desc', need: number) {
+async function sortedPipeIds(db: Db, where: SQL, bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset: number) {
   // Sorted by an expression, so the database cannot walk the id index testing each pipe's grams.
   const byId = sql`(${pipes.pipeId} || '')`;
-  const found = await db.select({ pipeId: pipes.pipeId }).from(pipes).where(and(where, bound)).orderBy(order === 'asc' ? asc(byId) : desc(byId)).limit(need);
+  const found = await db.select({ pipeId: pipes.pipeId }).from(pipes).where(and(where, bound)).orderBy(order === 'asc' ? asc(byId) : desc(byId)).limit(limit).offset(offset);
   return found.map((row) => row.pipeId);
 }
 
@@ -124,8 +127,11 @@ async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where:
     const network = await keptPipeCount(db, enterpriseId);
     const walkCounts = network <= walkRows || (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows > (EXACT_LIST_LIMIT + 1) * network;
     if (walkCounts) {
-      const walked = await walkPipeIds(db, enterpriseId, q.keyword!, undefined, 'asc', EXACT_LIST_LIMIT + 1, walkRows);
-      if (walked.length > EXACT_LIST_LIMIT || network <= walkRows) return capped(walked.length);
+      const [{ count }] = await queryRows<{ count: number }>(
+        db,
+        sql`select count(*)::int as "count" from (select 1 from ${walkedMatches(enterpriseId, q.keyword!, undefined, 'asc', walkRows)} limit ${EXACT_LIST_LIMIT + 1}) matching`,
+      );
+      if (count > EXACT_LIST_LIMIT || network <= walkRows) return capped(count);
     }
   }
   const counted = (await db.execute(sql`select count(*)::int as "count" from (select 1 from ${pipes} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`)) as unknown as { rows: { count: number }[] };
@@ -148,15 +154,10 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery, 
   /** `limit` rows past `offset` within `bound`, in `order`. */
   const read = async (bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset = 0): Promise<PipeListRow[]> => {
     if (!onlyKeyword(q)) return selectPipes(db, and(where, bound), order, limit, offset);
-    const need = offset + limit;
     // At most EXACT_LIST_LIMIT matches come sorted from the keyword's index; more by walking
     // until the page is full (at once where they are common; every "W-" after the "D-" and
     // "G-" pipes takes the walk through those first).
-    const ids = (
-      totalExact
-        ? await sortedPipeIds(db, where, bound, order, need)
-        : await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, need)
-    ).slice(offset);
+    const ids = totalExact ? await sortedPipeIds(db, where, bound, order, limit, offset) : await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, limit, offset);
     if (ids.length === 0) return [];
     return selectPipes(db, and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.pipeId, ids)), order, ids.length);
   };
