@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { messagesReady } from './locales/index.ts';
 import './app/global.css';
+import './app/startEarly.ts';
 import { App } from './app/App.tsx';
 
 void messagesReady.then(() =>

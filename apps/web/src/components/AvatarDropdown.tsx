@@ -4,7 +4,10 @@ import { Avatar, Dropdown, Modal } from 'antd';
 import { AuditOutlined, FileSearchOutlined, InfoCircleOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../stores/session.ts';
-import { ChangePasswordModal } from './ChangePasswordModal.tsx';
+import { later, useOpenedOnce } from './later.tsx';
+
+// The password form (and antd's Form) loads when first asked for, not with every page's header.
+const ChangePasswordModal = later(() => import('./ChangePasswordModal.tsx').then((m) => m.ChangePasswordModal));
 
 /** Avatar menu: account settings (access tokens), change password, production introduction, audit trail (enterprise and platform administrators), enterprise review (platform administrators), logout (with confirmation). */
 export function AvatarDropdown() {
@@ -15,6 +18,7 @@ export function AvatarDropdown() {
   const isPlatformAdmin = useSession((s) => s.isPlatformAdmin);
   const role = useSession((s) => s.enterpriseRole);
   const [changing, setChanging] = useState(false);
+  const changeOpened = useOpenedOnce(changing);
 
   const confirmLogout = () =>
     Modal.confirm({
@@ -57,7 +61,7 @@ export function AvatarDropdown() {
           <span data-testid="header-realname">{name}</span>
         </span>
       </Dropdown>
-      <ChangePasswordModal open={changing} onClose={() => setChanging(false)} />
+      {changeOpened && <ChangePasswordModal open={changing} onClose={() => setChanging(false)} />}
     </>
   );
 }

@@ -311,6 +311,8 @@ export function MapView({ settings, areas = [], visibility = DEFAULT_VISIBILITY,
       view: new View({ projection, center: extent ? getCenter(extent) : transformExtent([120.2, 30.2, 120.2, 30.2], 'EPSG:4326', projection).slice(0, 2), zoom: settings.zoomLevel }),
     });
     map.current = instance;
+    // Marked once the first frame with every layer loaded is drawn: what "the map shows its data" means to a test or the bench.
+    instance.once('rendercomplete', () => target.current?.parentElement?.setAttribute('data-drawn', 'true'));
     const overlayLayers = new Map<string, VectorLayer>();
     layers.current = { basemap: null, pipes, areas: areaLayer, highlight: highlightLayer, overlays: overlayLayers };
     const isOverlay = (layer: unknown) => [...overlayLayers.values()].includes(layer as VectorLayer);

@@ -11,12 +11,15 @@ import { GlobalFooter } from '../../components/GlobalFooter.tsx';
 import { DatabaseBanner } from '../../components/DatabaseBanner.tsx';
 import { MultiTab } from '../../components/MultiTab.tsx';
 import { SelectLang } from '../../components/SelectLang.tsx';
-import { SettingsDrawer } from '../../components/SettingsDrawer.tsx';
 import { useSession } from '../../stores/session.ts';
 import { PRIMARY_COLORS, useSettings } from '../../stores/settings.ts';
 import type { MenuItem } from '../../stores/menus.ts';
 import { useDocumentTitle, useRouteMeta } from '../../routing/routeMeta.ts';
+import { later, useOpenedOnce } from '../../components/later.tsx';
 import './layout.css';
+
+// The settings drawer's code (its switches, radios, lists) loads when it is first opened.
+const SettingsDrawer = later(() => import('../../components/SettingsDrawer.tsx').then((m) => m.SettingsDrawer));
 
 const DARK_NAV = '#001529';
 
@@ -96,6 +99,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
   const documentTitle = useDocumentTitle();
   const screens = Grid.useBreakpoint();
   const [drawer, setDrawer] = useState(false);
+  const drawerOpened = useOpenedOnce(drawer);
   const isMobile = screens.md === false;
   const headerHidden = useAutoHideHeader(settings.fixedHeader && settings.autoHideHeader);
   useKeyboardSafeAntdParts();
@@ -204,7 +208,7 @@ export function ConsoleLayout({ menus, headerExtra, subtitle, fullBleed }: Conso
           <Outlet key={enterpriseID ?? 'none'} />
         </div>
       </ProLayout>
-      <SettingsDrawer open={drawer} onClose={() => setDrawer(false)} />
+      {drawerOpened && <SettingsDrawer open={drawer} onClose={() => setDrawer(false)} />}
     </div>
   );
 }
