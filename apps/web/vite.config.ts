@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -24,20 +24,6 @@ function crewFiles(): Set<string> {
   };
   walk('m.html');
   return files;
-}
-
-/**
- * The contract's top-level names (zod, its schemas, the helpers that build them): a call on any of
- * them only builds a schema, so a page that takes a constant from a contract file does not also
- * keep that file's schemas and with them zod (26 KB of gzip).
- */
-function contractNames(): string[] {
-  const dir = resolve(import.meta.dirname, '../../packages/contract/src');
-  const names = new Set(['z']);
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
-    for (const match of readFileSync(resolve(dir, file), 'utf8').matchAll(/^(?:export )?const (\w+)\b/gm)) names.add(match[1]);
-  }
-  return [...names];
 }
 
 export default defineConfig({
@@ -76,6 +62,6 @@ export default defineConfig({
     outDir: 'dist',
     chunkSizeWarningLimit: 1500,
     manifest: true,
-    rollupOptions: { treeshake: { manualPureFunctions: contractNames() }, input: { console: resolve(import.meta.dirname, 'index.html'), crew: resolve(import.meta.dirname, 'm.html') } },
+    rollupOptions: { input: { console: resolve(import.meta.dirname, 'index.html'), crew: resolve(import.meta.dirname, 'm.html') } },
   },
 });
