@@ -116,6 +116,26 @@ export const pipeCounts = pgTable(
   (t) => [primaryKey({ columns: [t.enterpriseId, t.networkType, t.material] })],
 );
 
+/**
+ * The enterprise's pipe ids cut into runs of consecutive ids (in id order), with every character
+ * the ids of each run hold, lower-cased: a keyword's walk through the id order skips the runs that
+ * lack one of its characters (a keyword common only far along the order: "W-" after every "D-"
+ * and "G-" id). A run holds the ids from its first id up to the next run's; the first run starts
+ * at '' so every id has one. Cut afresh by an import that replaces the network; kept a superset
+ * by statement triggers on `pipes` (migration 0048) whatever else writes pipe ids.
+ */
+export const pipeIdRuns = pgTable(
+  'pipe_id_runs',
+  {
+    enterpriseId: integer('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    firstPipeId: text('first_pipe_id').notNull(),
+    chars: text('chars').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.enterpriseId, t.firstPipeId] })],
+);
+
 /** Checked rows of a running pipe import, moved into pipes in one statement when all are good. */
 export const pipeImportRows = pgTable(
   'pipe_import_rows',

@@ -4,7 +4,8 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { copyBinaryInto } from '../../db/copy.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { buildIndexesLike, createLoadTable, dropLoadTable, swapPartition, swapPatiently } from '../../db/partitions.ts';
-import { importJobs, pipeCounts, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
+import { importJobs, pipeCounts, pipeIdRuns, pipeImportRows, type ImportProblemRecord } from '../../db/schema.ts';
+import { cutRuns, insertRuns, type IdRun } from './idRuns.ts';
 import { badRequest } from '../../http/errors.ts';
 import {
   MAX_PROBLEMS,
@@ -276,6 +277,8 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
       db,
       sql`select network_type, coalesce(material, '') as material, count(*)::int as pipes, sum(length_m)::float8 as length_m from ${sql.identifier(table)} group by 1, 2 order by 1, 2`,
     );
+    // Its id runs (idRuns.ts) the same way: cut from the loaded rows, written in the swap.
+    const runs = await queryRows<IdRun>(db, cutRuns(sql`${sql.identifier(table)}`));
     if (signal.aborted) throw new JobInterrupted();
     // Swapping waits for every reader of the network (any enterprise's) and holds new ones back
     // while it waits: a long reader is let by and the swap tried again; the last try waits.
@@ -288,6 +291,8 @@ async function importDirect(db: Db, job: ImportJob, options: PipeImportStart, re
       await tx.delete(pipeCounts).where(eq(pipeCounts.enterpriseId, job.enterpriseId));
       if (counts.length)
         await tx.insert(pipeCounts).values(counts.map((c) => ({ enterpriseId: job.enterpriseId, networkType: c.network_type, material: c.material, pipes: Number(c.pipes), lengthM: Number(c.length_m) })));
+      await tx.delete(pipeIdRuns).where(eq(pipeIdRuns.enterpriseId, job.enterpriseId));
+      await insertRuns(tx as unknown as Db, runs);
       await bumpPipesVersion(tx as unknown as Db, job.enterpriseId);
       await markWritten(tx, job.id, count, { inserted: count, updated: 0, deleted, extent });
     });

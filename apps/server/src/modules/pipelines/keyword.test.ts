@@ -7,6 +7,7 @@ import { useDemoServer } from '../../testing/app.ts';
 import { nonEmpty } from '../../testing/lists.ts';
 import { isGramKeyword, pipeIdContains } from './queries.ts';
 import { listPipes } from './service.ts';
+import { recutRuns } from './idRuns.ts';
 
 const demo = useDemoServer();
 
@@ -97,6 +98,40 @@ describe('keyword search over pipe ids', () => {
     expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on \S*grams/);
   });
 
+  /** The enterprise's pipes whose id holds a character its run (idRuns.ts) does not list. */
+  const idsOutsideTheirRun = async () =>
+    (
+      await queryRows<{ pipeId: string }>(
+        demo.database.db,
+        sql`select p.pipe_id as "pipeId" from pipes p where p.enterprise_id = ${enterpriseId} and not exists (
+              select 1 from pipe_id_runs r where r.enterprise_id = p.enterprise_id and r.chars @> string_to_array(lower(p.pipe_id), null)
+                and r.first_pipe_id = (select max(x.first_pipe_id) from pipe_id_runs x where x.enterprise_id = p.enterprise_id and x.first_pipe_id <= p.pipe_id))
+            order by 1`,
+      )
+    ).map((row) => row.pipeId);
+
+  it('keeps the id runs a superset of what their ids hold, as loaded, cut afresh, and through inserts and renames', async () => {
+    expect(await idsOutsideTheirRun()).toEqual([]);
+    await recutRuns(demo.database.db, enterpriseId, 16);
+    expect(await idsOutsideTheirRun()).toEqual([]);
+    // Ids before every other, among them and after them, with characters no id had; and a rename.
+    await demo.database.db.execute(sql`
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
+      select p.enterprise_id, own.pipe_id, p.network_type, p.material, p.geometry, p.tile_line, p.length_m, p.minx, p.miny, p.maxx, p.maxy
+      from (select * from pipes where enterprise_id = ${enterpriseId} order by pipe_id limit 1) p,
+           unnest(array['!Ж-1', 'G-0000001Ω', 'ЯЯ-ψ', 'ＺＺ末']) as own(pipe_id)`);
+    await demo.database.db.execute(sql`update pipes set pipe_id = 'G-ЁЁ-9' where enterprise_id = ${enterpriseId} and pipe_id = (select max(pipe_id) from pipes where enterprise_id = ${enterpriseId} and pipe_id like 'G-%' and pipe_id < 'G-0000001Ω')`);
+    try {
+      expect(await idsOutsideTheirRun()).toEqual([]);
+      // The check itself: a run that forgets a character is caught.
+      await demo.database.db.execute(sql`update pipe_id_runs set chars = array_remove(chars, 'ж') where enterprise_id = ${enterpriseId}`);
+      expect(await idsOutsideTheirRun()).toEqual(['!Ж-1']);
+    } finally {
+      await demo.database.db.execute(sql`delete from pipes where enterprise_id = ${enterpriseId} and pipe_id in ('!Ж-1', 'G-0000001Ω', 'ЯЯ-ψ', 'ＺＺ末')`);
+      await recutRuns(demo.database.db, enterpriseId);
+    }
+  });
+
   it('pages a keyword in pipe id order whichever way its matches are found', async () => {
     // More than 10,000 ids holding "zq-00", all after every other id, so a short walk never reaches them.
     await demo.database.db.execute(sql`
@@ -104,28 +139,33 @@ describe('keyword search over pipe ids', () => {
       select p.enterprise_id, 'ZQ-' || lpad(n::text, 6, '0'), p.network_type, p.material, p.geometry, p.tile_line, p.length_m, p.minx, p.miny, p.maxx, p.maxy
       from (select * from pipes where enterprise_id = ${enterpriseId} order by pipe_id limit 1) p, generate_series(1, 10050) n`);
     try {
-      for (const keyword of ['zq', 'Q-', '滨江', 'ab', '路', '#', '%', '_', 'ß', '1', 'G-', 'xx', 'zq-00', '滨江路', 'Wsj1', 'rd 1', 'no such pipe']) {
-        const reference = (
-          await queryRows<{ pipeId: string }>(demo.database.db, sql`select pipe_id as "pipeId" from pipes where enterprise_id = ${enterpriseId} and pipe_id ilike ${likePattern(keyword)} order by pipe_id`)
-        ).map((row) => row.pipeId);
-        // Walks of 1,000,000 (every id), 200 and 5 rows: the walk alone, then the gram index or a longer walk.
-        for (const walkRows of [1_000_000, 200, 5]) {
-          const list = async (query: Record<string, string>) => {
-            const page = await listPipes(demo.database.db, enterpriseId, pipeListQuery.parse({ keyword, pageSize: '20', ...query }), walkRows);
-            return { ...page, ids: page.list.map((pipe) => pipe.pipeId) };
-          };
-          const what = `${keyword} walking ${walkRows}`;
-          const first = await list({});
-          expect(first.total, what).toBe(Math.min(reference.length, 10_000));
-          expect(first.totalExact, what).toBe(reference.length <= 10_000);
-          expect(first.ids, what).toEqual(reference.slice(0, 20));
-          if (reference.length === 0) continue;
-          expect((await list({ page: '3' })).ids, what).toEqual(reference.slice(40, 60));
-          const middle = reference[Math.floor(reference.length / 2)];
-          expect((await list({ after: middle })).ids, what).toEqual(reference.slice(reference.indexOf(middle) + 1).slice(0, 20));
-          expect((await list({ before: middle })).ids, what).toEqual(reference.slice(0, reference.indexOf(middle)).slice(-20));
-          const lastSize = reference.length <= 10_000 ? reference.length - (Math.ceil(reference.length / 20) - 1) * 20 : 20;
-          expect((await list({ last: 'true' })).ids, what).toEqual(reference.slice(-lastSize));
+      // The id runs as the triggers left them (the new ids added to the last run), then cut afresh
+      // every 64 ids (as an import cuts every 2,000): the walk skips runs without the keyword's characters.
+      for (const runIds of [null, 64]) {
+        if (runIds) await recutRuns(demo.database.db, enterpriseId, runIds);
+        for (const keyword of ['zq', 'Q-', '滨江', 'ab', '路', '#', '%', '_', 'ß', '1', 'G-', 'xx', 'zq-00', '滨江路', 'Wsj1', 'rd 1', 'no such pipe']) {
+          const reference = (
+            await queryRows<{ pipeId: string }>(demo.database.db, sql`select pipe_id as "pipeId" from pipes where enterprise_id = ${enterpriseId} and pipe_id ilike ${likePattern(keyword)} order by pipe_id`)
+          ).map((row) => row.pipeId);
+          // Walks of 1,000,000 (every id), 200 and 5 rows: the walk alone, then the gram index or a longer walk.
+          for (const walkRows of [1_000_000, 200, 5]) {
+            const list = async (query: Record<string, string>) => {
+              const page = await listPipes(demo.database.db, enterpriseId, pipeListQuery.parse({ keyword, pageSize: '20', ...query }), walkRows);
+              return { ...page, ids: page.list.map((pipe) => pipe.pipeId) };
+            };
+            const what = `${keyword} walking ${walkRows}, runs ${runIds ?? 'kept'}`;
+            const first = await list({});
+            expect(first.total, what).toBe(Math.min(reference.length, 10_000));
+            expect(first.totalExact, what).toBe(reference.length <= 10_000);
+            expect(first.ids, what).toEqual(reference.slice(0, 20));
+            if (reference.length === 0) continue;
+            expect((await list({ page: '3' })).ids, what).toEqual(reference.slice(40, 60));
+            const middle = reference[Math.floor(reference.length / 2)];
+            expect((await list({ after: middle })).ids, what).toEqual(reference.slice(reference.indexOf(middle) + 1).slice(0, 20));
+            expect((await list({ before: middle })).ids, what).toEqual(reference.slice(0, reference.indexOf(middle)).slice(-20));
+            const lastSize = reference.length <= 10_000 ? reference.length - (Math.ceil(reference.length / 20) - 1) * 20 : 20;
+            expect((await list({ last: 'true' })).ids, what).toEqual(reference.slice(-lastSize));
+          }
         }
       }
       expect(nonEmpty((await listPipes(demo.database.db, enterpriseId, pipeListQuery.parse({ keyword: 'zq' }), 5)).list)[0].pipeId).toBe('ZQ-000001');

@@ -10,6 +10,7 @@ import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { containsText } from '../../db/like.ts';
 import { pipeRow } from './rows.ts';
+import { runsHolding } from './idRuns.ts';
 
 const columns = {
   id: pipes.id,
@@ -62,11 +63,11 @@ export async function keptPipeCount(db: Db, enterpriseId: number, only: { networ
 
 /**
  * A keyword with no other filter: its matches are found by walking the pipe id index in order
- * (that index alone, no row read), which stops as soon as it has enough when matches are common
- * ("1", "G-", "W-00"), and by the keyword's index (grams up to two characters, trigrams from
- * three) when they are rare ("ab", "滨江", "0012345"). An index's bitmap alone would read and
- * sort every match to find the first page in pipe id order: 90-600 ms for a keyword in a third of
- * a million pipes.
+ * (that index alone, no row read, only the runs of ids that hold the keyword's characters), which
+ * stops as soon as it has enough when matches are common ("1", "G-", "W-00"), and by the keyword's
+ * index (grams up to two characters, trigrams from three) when they are rare ("ab", "滨江",
+ * "0012345"). An index's bitmap alone would read and sort every match to find the first page in
+ * pipe id order: 90-600 ms for a keyword in a third of a million pipes.
  */
 /** No filter a maintained count or the id walk cannot answer (a range, a project's area). */
 const noRangeOrArea = (q: PipeListQuery) =>
@@ -96,11 +97,19 @@ const walkedMatches = (enterpriseId: number, keyword: string, bound: SQL | undef
   sql`(select ${pipes.pipeId} from ${pipes} where ${and(eq(pipes.enterpriseId, enterpriseId), bound)} order by ${pipes.pipeId} ${sql.raw(order)} limit ${rows}) walked
     where ${containsText(sql`pipe_id`, keyword)}`;
 
-/** `limit` pipe ids past `offset` of a walk (walkedMatches). */
+/**
+ * `limit` pipe ids past `offset` of a walk (walkedMatches) through only the runs of ids that may
+ * hold the keyword's characters (idRuns.ts): "W-" past a million "D-" and "G-" ids starts where
+ * the "W-" ids start. Run by run in order, each run's matches in id order (an incremental sort:
+ * the database stops at the page's last run).
+ */
 async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset: number) {
+  const inRun = and(bound, sql`${pipes.pipeId} >= held.first_pipe_id`, sql`${pipes.pipeId} <= held.upper_pipe_id`, sql`(held.next_pipe_id is null or ${pipes.pipeId} < held.next_pipe_id)`);
   const found = await queryRows<{ pipeId: string }>(
     db,
-    sql`select pipe_id as "pipeId" from ${walkedMatches(enterpriseId, keyword, bound, order, WHOLE_NETWORK)} order by pipe_id ${sql.raw(order)} limit ${limit} offset ${offset}`,
+    sql`select matched.pipe_id as "pipeId" from ${runsHolding(enterpriseId, keyword, order)}
+      cross join lateral (select pipe_id from ${walkedMatches(enterpriseId, keyword, inRun, order, WHOLE_NETWORK)}) matched
+      order by held.first_pipe_id ${sql.raw(order)}, matched.pipe_id ${sql.raw(order)} limit ${limit} offset ${offset}`,
   );
   return found.map((row) => row.pipeId);
 }
