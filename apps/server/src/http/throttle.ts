@@ -29,16 +29,35 @@ export const THROTTLES = {
  * attempt; the attempt that reaches the limit starts it again, so a lock lasts a whole window.
  */
 export async function takeAttempt(db: Db, rule: ThrottleRule, subject: string): Promise<number> {
+  return (await takeAttempts(db, rule, [[rule.scope, subject]]))[0];
+}
+
+/**
+ * One attempt counted against several subjects under rules of one limit and window (a sign-in
+ * against its username and its address), in one statement that locks their rows in one order:
+ * attempts sent at once are counted one after the other in every count alike, so exactly `limit`
+ * of them pass (counted in two statements, each could be refused by one count after taking a
+ * place in the other, and none pass). Seconds to wait per subject, 0 where it may go on.
+ */
+export async function takeAttempts(db: Db, rule: Omit<ThrottleRule, 'scope'>, subjects: [scope: string, subject: string][]): Promise<number[]> {
   const window = sql`make_interval(secs => ${rule.windowMs / 1000})`;
   const expired = sql`${throttles.windowStart} <= now() - ${window}`;
+  const ordered = [...subjects].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
   const result = (await db.execute(sql`
-    insert into ${throttles} (scope, subject, count, window_start) values (${rule.scope}, ${subject}, 1, now())
+    insert into ${throttles} (scope, subject, count, window_start) values ${sql.join(
+      ordered.map(([scope, subject]) => sql`(${scope}, ${subject}, 1, now())`),
+      sql`, `,
+    )}
     on conflict (scope, subject) do update set
       count = case when ${expired} then 1 else ${throttles.count} + 1 end,
       window_start = case when ${expired} or ${throttles.count} + 1 = ${rule.limit} then now() else ${throttles.windowStart} end
-    returning count, extract(epoch from window_start + ${window} - now())::float8 as wait`)) as unknown as { rows: { count: number; wait: number }[] };
-  const [row] = result.rows;
-  return row.count > rule.limit ? Math.max(1, Math.ceil(Number(row.wait))) : 0;
+    returning scope, subject, count, extract(epoch from window_start + ${window} - now())::float8 as wait`)) as unknown as {
+    rows: { scope: string; subject: string; count: number; wait: number }[];
+  };
+  return subjects.map(([scope, subject]) => {
+    const row = result.rows.find((r) => r.scope === scope && r.subject === subject)!;
+    return row.count > rule.limit ? Math.max(1, Math.ceil(Number(row.wait))) : 0;
+  });
 }
 
 /** Forgets the attempts of a subject (a successful sign-in clears its failures). */

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accessTokens, loginKeys, personalTokens, users } from '../../db/schema.ts';
-import { clearAttempts, pruneThrottles, takeAttempt, THROTTLES } from '../../http/throttle.ts';
+import { clearAttempts, pruneThrottles, takeAttempts, THROTTLES } from '../../http/throttle.ts';
 import type { SessionUser } from '../../requestContext.ts';
 import { randomPrintable, randomToken, sha256 } from './crypto.ts';
 
@@ -38,9 +38,12 @@ export async function consumeLoginKey(db: Db, id: string): Promise<{ key: string
  * attempts sent at once cannot all be judged; seconds to wait while either is locked, else 0.
  */
 export async function takeSignInAttempt(db: Db, username: string, address: string): Promise<number> {
-  const byUsername = await takeAttempt(db, THROTTLES.signInByUsername, username.toLowerCase());
-  const byAddress = await takeAttempt(db, THROTTLES.signInByAddress, address);
-  return Math.max(byUsername, byAddress);
+  // One limit and window for both (THROTTLES), counted in one step.
+  const waits = await takeAttempts(db, THROTTLES.signInByUsername, [
+    [THROTTLES.signInByUsername.scope, username.toLowerCase()],
+    [THROTTLES.signInByAddress.scope, address],
+  ]);
+  return Math.max(...waits);
 }
 
 /** A successful sign-in forgets the failures of its username and address. */
