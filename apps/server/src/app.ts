@@ -50,10 +50,12 @@ import { metricsRoutes } from './modules/metrics/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { datavRoutes } from './modules/datav/routes.ts';
+import { sensorRoutes } from './modules/sensors/routes.ts';
 import { remeasureAreas } from './modules/riskAreas/service.ts';
 import { SettlementAnalyses } from './modules/settlement/analysis.ts';
 import { VERSION } from './version.ts';
 import { startServices } from './services.ts';
+import { EventStreams } from './http/eventStreams.ts';
 import { failedForDatabase, unavailable } from './http/availability.ts';
 import type { SmsProvider } from './modules/sms/provider.ts';
 
@@ -124,6 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('db', database.db);
+  // Live streams (server-sent events) of every route, capped per sign-in and address together.
+  app.decorate('eventStreams', new EventStreams(app));
   app.decorate('database', database);
   // The background services (replicas, change feed, imports, risk, alerts, channels, schedules) and the database watch.
   const { replicas, metrics, changes, importRunner, pipeRisk, sms, outbox, alertEngine, watch } = await startServices(app, config, database, options.sms);
@@ -318,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(weatherRoutes, { prefix: '/weather' });
       await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk, limits, runner: importRunner });
       await api.register(datavRoutes, { prefix: '/datav' });
+      await api.register(sensorRoutes, { prefix: '/sensors' });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(channelRoutes, { prefix: '/alerts', outbox, limits: { robotHosts: config.robotHosts, smtp: Boolean(config.smtpUrl) } });
       await api.register(reportRoutes, { prefix: '/reports', outbox, fontPath: config.reportFont });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { AUDIT_MIN_RETENTION_DAYS } from '@console/contract';
 
@@ -65,6 +66,16 @@ export interface Config {
   auditRetentionDays: number;
   /** AUDIT_TRAIL=off: writes unrecorded, only for the benchmark's peer (the server warns at start). */
   auditTrail: boolean;
+  /** Sensors: the MQTT broker the server subscribes to (MQTT_URL, mqtt:// or mqtts://, user and password in it); unset: the embedded broker. */
+  mqttUrl?: string;
+  /** host:port the embedded broker listens on when no MQTT_URL is set (MQTT_LISTEN; 'off': none). */
+  mqttListen: { host: string; port: number } | null;
+  /** MQTT protocol version spoken to MQTT_URL's broker: 5 (the default: shared subscriptions, a receive maximum) or 4 (3.1.1). */
+  mqttProtocol: 4 | 5;
+  /** This server's session on the broker (MQTT_CLIENT_ID): stable across restarts, so what arrived meanwhile is kept for it. */
+  mqttClientId: string;
+  /** The shared subscription's group (MQTT_SHARE_GROUP): the servers of one console share the stream, each message handled once. */
+  mqttShareGroup: string;
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -111,6 +122,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsListen: listenAddress(env, 'METRICS_LISTEN'),
     auditRetentionDays: retentionDays(env),
     auditTrail: env.AUDIT_TRAIL !== 'off',
+    mqttUrl: mqttUrl(env),
+    mqttListen: env.MQTT_LISTEN === 'off' ? null : listenOn(env.MQTT_LISTEN ?? `${env.HOST ?? '0.0.0.0'}:1884`, 'MQTT_LISTEN'),
+    mqttProtocol: env.MQTT_PROTOCOL === '4' ? 4 : 5,
+    mqttClientId: env.MQTT_CLIENT_ID || `console-${hostname()}-${port}`,
+    mqttShareGroup: env.MQTT_SHARE_GROUP || 'console',
   };
 }
 
@@ -168,4 +184,18 @@ function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
   const value = Number(env[name] ?? fallback);
   if (!(value > 0)) throw new Error(`${name}: must be a positive number of megabytes: ${env[name]}`);
   return Math.round(value * 1024 * 1024);
+}
+
+function mqttUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = env.MQTT_URL?.trim();
+  if (!url) return undefined;
+  if (!/^(mqtts?|tcp|ssl):\/\/[^/\s]+\/?$/.test(url)) throw new Error('MQTT_URL: must be mqtt://host:port or mqtts://host:port (user:password@ before the host)');
+  return url;
+}
+
+function listenOn(text: string, name: string): { host: string; port: number } {
+  const match = /^(.*):(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new Error(`${name}: must be host:port or off, not ${text}`);
+  return { host: match[1] || '0.0.0.0', port };
 }

@@ -17,11 +17,12 @@ import { PipeRiskJobs } from './modules/pipeRisk/jobs.ts';
 import { MonthlyReports } from './modules/reports/schedule.ts';
 import { localSmsProvider, type SmsProvider } from './modules/sms/provider.ts';
 import { WeatherSchedule } from './modules/weather/provider.ts';
+import { SensorStreams } from './modules/sensors/streams.ts';
 
 /**
  * The server's background services, started once and stopped when the app closes: read
  * replicas, the change feed and the caches it clears, import jobs, risk assessments, the alert
- * rules, the channels' outbox, the weather, audit and monthly report schedules, and the watch on the database
+ * rules, the channels' outbox, the weather, audit and monthly report schedules, the sensors' stream, and the watch on the database
  * that resumes them all after an outage. Each is decorated on the app for the routes.
  */
 export async function startServices(app: FastifyInstance, config: Config, database: Database, smsProvider?: SmsProvider) {
@@ -70,6 +71,10 @@ export async function startServices(app: FastifyInstance, config: Config, databa
   const monthlyReports = new MonthlyReports(database.db, outbox, app.log);
   monthlyReports.start();
   app.decorate('monthlyReports', monthlyReports);
+  // Sensors' readings from the MQTT broker (or the embedded one, with the demo's devices); a device whose state changes has its rules checked soon.
+  const sensors = new SensorStreams(database.db, config, app.log, metrics, (enterpriseId) => alertEngine.soon(enterpriseId));
+  await sensors.start();
+  app.decorate('sensors', sensors);
   // The audit trail's records past the retention time, removed by one server.
   // With two roles the application cannot delete audit records: the retention job runs as the owner.
   const owner = config.databaseOwnerUrl ? await openDatabase({ databaseUrl: config.databaseOwnerUrl, dataDir: null }) : null;
@@ -90,6 +95,7 @@ export async function startServices(app: FastifyInstance, config: Config, databa
   });
   app.addHook('onClose', async () => {
     clearInterval(uploadSweeper);
+    await sensors.close();
     await replicas.close();
     await auditRetention.close();
     await owner?.close();
@@ -101,5 +107,5 @@ export async function startServices(app: FastifyInstance, config: Config, databa
     await importRunner.close();
     await changes.close();
   });
-  return { replicas, metrics, changes, importRunner, pipeRisk, sms, outbox, alertEngine, monthlyReports, watch };
+  return { replicas, metrics, changes, importRunner, pipeRisk, sms, outbox, alertEngine, monthlyReports, sensors, watch };
 }

@@ -26,3 +26,4 @@ export * from './mapPalette.ts';
 export * from './vocabulary.ts';
 export * from './audit.ts';
 export * from './incidentTitle.ts';
+export * from './sensors.ts';

@@ -3,6 +3,7 @@ import { SETTLEMENT_MESSAGES } from './settlementMessages.ts';
 import { CONSTRUCTION_MESSAGES } from './constructionMessages.ts';
 import { RISK_AREA_MESSAGES } from './riskAreaMessages.ts';
 import { WEATHER_MESSAGES } from './weatherMessages.ts';
+import { SENSOR_MESSAGES } from './sensorMessages.ts';
 import { PIPE_RISK_MESSAGES } from './pipeRiskMessages.ts';
 import { ALERT_MESSAGES } from './alertMessages.ts';
 import { OPEN_DATA_MESSAGES } from './openDataMessages.ts';
@@ -265,9 +266,9 @@ const CORE_MESSAGES = {
 } as const satisfies Record<string, Record<Language, string>>;
 
 /** Every message table: the core one and each domain's (kept apart, not merged at load: a bundle takes only what it uses). */
-const TABLES = [CORE_MESSAGES, SETTLEMENT_MESSAGES, CONSTRUCTION_MESSAGES, RISK_AREA_MESSAGES, WEATHER_MESSAGES, PIPE_RISK_MESSAGES, ALERT_MESSAGES, OPEN_DATA_MESSAGES, REPORT_MESSAGES] as const;
+const TABLES = [CORE_MESSAGES, SETTLEMENT_MESSAGES, CONSTRUCTION_MESSAGES, RISK_AREA_MESSAGES, WEATHER_MESSAGES, PIPE_RISK_MESSAGES, ALERT_MESSAGES, OPEN_DATA_MESSAGES, REPORT_MESSAGES, SENSOR_MESSAGES] as const;
 
-export type MessageKey = keyof typeof CORE_MESSAGES | keyof typeof SETTLEMENT_MESSAGES | keyof typeof CONSTRUCTION_MESSAGES | keyof typeof RISK_AREA_MESSAGES | keyof typeof WEATHER_MESSAGES | keyof typeof PIPE_RISK_MESSAGES | keyof typeof ALERT_MESSAGES | keyof typeof OPEN_DATA_MESSAGES | keyof typeof REPORT_MESSAGES;
+export type MessageKey = keyof typeof CORE_MESSAGES | keyof typeof SETTLEMENT_MESSAGES | keyof typeof CONSTRUCTION_MESSAGES | keyof typeof RISK_AREA_MESSAGES | keyof typeof WEATHER_MESSAGES | keyof typeof PIPE_RISK_MESSAGES | keyof typeof ALERT_MESSAGES | keyof typeof OPEN_DATA_MESSAGES | keyof typeof REPORT_MESSAGES | keyof typeof SENSOR_MESSAGES;
 
 const tableOf = (key: string) => TABLES.find((table) => Object.prototype.hasOwnProperty.call(table, key)) as Record<string, Record<Language, string>> | undefined;
 

@@ -16,6 +16,7 @@ export const PERMISSION_IDS = [
   'risk',
   'weather',
   'datav',
+  'sensor',
 ] as const;
 export type PermissionId = (typeof PERMISSION_IDS)[number];
 

@@ -19,3 +19,4 @@ export * from './schema/openData.ts';
 export * from './schema/channels.ts';
 export * from './schema/audit.ts';
 export * from './schema/reports.ts';
+export * from './schema/sensors.ts';

@@ -11,6 +11,7 @@ import { seedDemoSettlement } from './settlement.ts';
 import { seedDemoConstruction } from './construction.ts';
 import { seedDemoRiskAreas } from './riskAreas.ts';
 import { seedDemoOfficialWarnings, seedDemoWeather } from './weather.ts';
+import { seedDemoSensors } from './sensors.ts';
 import { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import { seedDemoAlerts } from './alerts.ts';
 import { seedDemoSensitiveSites } from './sensitiveSites.ts';
@@ -219,6 +220,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   await seedDemoOfficialWarnings(db, cityCentre, madeAt);
   // Schools, hospitals and stations the consequence of a nearby failure is scored by.
   await seedDemoSensitiveSites(db, city.extent, [seeded.enterpriseIds.water, seeded.enterpriseIds.gas]);
+  // Gas detectors in the wells, pressure and flow meters on the mains, level sensors and smart covers in the drains.
+  await seedDemoSensors(db, { pipes: city.pipes, enterpriseIds: { water: seeded.enterpriseIds.water, gas: seeded.enterpriseIds.gas }, madeAt });
   // Every segment's composite risk: the water network first as it stood a month ago (before the
   // settlement analysis), so the rises the analysis brings show in its history.
   const risk = new PipeRiskJobs(db);

@@ -5,6 +5,8 @@ import type { JobRunner } from '../modules/imports/runner.ts';
 import type { PipeRiskJobs } from '../modules/pipeRisk/jobs.ts';
 import type { AlertEngine } from '../modules/alerts/engine.ts';
 import type { MonthlyReports } from '../modules/reports/schedule.ts';
+import type { SensorStreams } from '../modules/sensors/streams.ts';
+import type { EventStreams } from './eventStreams.ts';
 import type { ConsoleMetrics } from '../modules/metrics/registry.ts';
 import type { ReadReplicas } from '../db/replicas.ts';
 import type { ChangeFeed } from '../db/changes.ts';
@@ -34,6 +36,8 @@ declare module 'fastify' {
     alerts: AlertEngine;
     /** Each enterprise's report of the month just ended. */
     monthlyReports: MonthlyReports;
+    sensors: SensorStreams;
+    eventStreams: EventStreams;
     /** Tells this server's and the other servers' caches what changed. */
     changes: ChangeFeed;
     access: AccessCache;

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await writeFile(join(webDist, 'assets', 'app-abc123.js'), script);
   await writeFile(join(webDist, 'assets', 'app-abc123.js.br'), brotliCompressSync(script));
   await writeFile(join(webDist, 'assets', 'app-abc123.js.gz'), gzipSync(script));
-  app = await buildApp({ config: { ...readConfig({}), webDist, dataDir: demo.dataDir }, database: demo.database });
+  app = await buildApp({ config: { ...readConfig({ MQTT_LISTEN: 'off' }), webDist, dataDir: demo.dataDir }, database: demo.database });
 });
 afterAll(async () => {
   await app?.close();

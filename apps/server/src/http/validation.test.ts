@@ -81,7 +81,7 @@ describe('logs', () => {
     const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
     const { buildApp } = await import('../app.ts');
     const { readConfig } = await import('../config.ts');
-    const app = await buildApp({ config: { ...readConfig({}), webDist: '/nonexistent', dataDir: demo.dataDir, logRequests: 'all' }, database: demo.database, logger: { level: 'info', stream } });
+    const app = await buildApp({ config: { ...readConfig({ MQTT_LISTEN: 'off' }), webDist: '/nonexistent', dataDir: demo.dataDir, logRequests: 'all' }, database: demo.database, logger: { level: 'info', stream } });
     await app.inject({ method: 'GET', url: '/api/health?token=supersecrettoken' });
     await app.close();
     expect(lines.join('')).toContain('token=***');

@@ -51,7 +51,7 @@ export async function startServerProcess(env: NodeJS.ProcessEnv) {
   const port = 30000 + Math.floor(Math.random() * 20000);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: join(import.meta.dirname, '../..'),
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn', MQTT_LISTEN: '127.0.0.1:0', ...env },
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

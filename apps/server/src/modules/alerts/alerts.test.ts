@@ -9,7 +9,7 @@ import { queryRows } from '../../db/client.ts';
 import { DEFAULT_ALERT_SETTINGS } from '@console/contract';
 import { groupAlerts } from './grouping.ts';
 import { escalateRule, RULE_NAMES } from './rules.ts';
-import { MAX_STREAMS } from './routes.ts';
+import { MAX_STREAMS } from '../../http/eventStreams.ts';
 import { nonEmpty } from '../../testing/lists.ts';
 
 const demo = useDemoServer();

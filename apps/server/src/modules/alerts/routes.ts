@@ -5,17 +5,13 @@ import {
   ALERT_BATCH_MAX,
   ALERT_BATCH_STEPS,
   alertBatchBodies,
-  HEADERS,
   IDEMPOTENCY_HEADER,
   idempotencyKey,
-  ROLE_PERMISSIONS,
   alertListQuery,
   alertPhotoParams,
   alertSettingsBody,
   alertStepBodies,
   idParams,
-  isActionAllowed,
-  translate,
   manualAlertBody,
   type Action,
   type AlertSettings,
@@ -25,7 +21,7 @@ import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { withAuditState, withRowAudit } from '../audit/recorder.ts';
 import { requireEnterprise, requireUser } from '../../http/access.ts';
-import { badRequest, tooMany } from '../../http/errors.ts';
+import { badRequest } from '../../http/errors.ts';
 import { uploadedFile } from '../../http/uploads.ts';
 import type { AlertEngine } from './engine.ts';
 import { addIncidentPhoto, alertPhoto } from './files.ts';
@@ -37,14 +33,6 @@ const tags = ['alerts'];
 const risk = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['risk', action] } });
 /** Deadlines and the leak rule are the enterprise's setting: its admins set them. */
 const settings: { access: Access } = { access: { auth: 'enterprise', permission: ['enterprise', 'edit'] } };
-/** A live stream says it is alive this often (proxies close quiet connections). */
-const HEARTBEAT_MS = 15_000;
-/**
- * Streams open at once per sign-in and per address: each holds a connection and a descriptor, so
- * one client may not take the server's (a person has a few tabs; an office behind one address, many).
- * Past the cap a new stream is refused with 429 and the open ones, oldest first, are kept.
- */
-export const MAX_STREAMS = { perToken: 10, perAddress: 100 };
 
 const STEP_SUMMARIES: Record<AlertStep, string> = {
   confirm: 'Confirm a new incident (it is real)',
@@ -158,72 +146,8 @@ export const alertRoutes: FastifyPluginAsync<{ engine: AlertEngine; dataDir: str
     return ok(request, { raised: raised.length, escalated: escalated.length, incidents: { raised: made.raised.length, changed: made.changed.length, escalated: made.escalated.length } });
   });
 
-  // The live stream (server-sent events): the same token and enterprise checks as every route,
-  // made again whenever sign-ins or memberships change, so a revoked token or a removed member
-  // loses the stream within a second. Only alerts of the stream's enterprise are sent.
-  const streams = new Set<() => void>();
-  const openPerToken = new Map<string, number>();
-  const openPerAddress = new Map<string, number>();
-  const count = (counts: Map<string, number>, key: string, by: number) => {
-    const n = (counts.get(key) ?? 0) + by;
-    if (n > 0) counts.set(key, n);
-    else counts.delete(key);
-  };
-  app.addHook('preClose', async () => {
-    for (const end of [...streams]) end();
-  });
+  // The live stream (server-sent events, http/eventStreams.ts): only alerts of the stream's enterprise are sent.
   api.get('/live', { config: risk('query'), schema: { tags, summary: 'Server-sent events: "alert" when an incident of the current enterprise is raised, rises or changes' } }, async (request, reply) => {
-    const enterpriseId = requireEnterprise(request).id;
-    const token = String(request.headers[HEADERS.token.toLowerCase()]);
-    const tokenHash = request.tokenHash!;
-    const enterpriseHeader = request.headers[HEADERS.enterprise.toLowerCase()];
-    // Counted and checked in one step (no await between): 60 streams opened at once meet the same cap.
-    const address = request.ip;
-    const language = request.language;
-    if ((openPerToken.get(tokenHash) ?? 0) >= MAX_STREAMS.perToken) throw tooMany('alerts.tooManyStreams', { max: MAX_STREAMS.perToken, who: translate('alerts.streamsOfSignIn', language) }, 60);
-    if ((openPerAddress.get(address) ?? 0) >= MAX_STREAMS.perAddress) throw tooMany('alerts.tooManyStreams', { max: MAX_STREAMS.perAddress, who: translate('alerts.streamsOfAddress', language) }, 60);
-    const stillAllowed = async () => {
-      const user = await app.access.user(token, tokenHash);
-      const enterprise = user && (await app.access.currentEnterprise(user.id, enterpriseHeader));
-      return Boolean(enterprise && enterprise.id === enterpriseId && isActionAllowed(ROLE_PERMISSIONS[enterprise.role], 'risk', 'query'));
-    };
-
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-    const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    raw.write('retry: 3000\n\n');
-    send('ready', { enterpriseId });
-
-    let recheck: NodeJS.Timeout | null = null;
-    const stopAlerts = engine.feed.on((message) => message.enterpriseId === enterpriseId && send('alert', message.event));
-    const checkSoon = () => {
-      recheck ??= setTimeout(() => {
-        recheck = null;
-        void stillAllowed().then((allowed) => allowed || end(), () => {});
-      }, 200);
-    };
-    const stopChanges = app.changes.on(checkSoon);
-    const heartbeat = setInterval(() => {
-      raw.write(': ping\n\n');
-      checkSoon();
-    }, HEARTBEAT_MS);
-    function end() {
-      if (!streams.delete(end)) return;
-      app.metrics.liveStreams.dec();
-      count(openPerToken, tokenHash, -1);
-      count(openPerAddress, address, -1);
-      stopAlerts();
-      stopChanges();
-      clearInterval(heartbeat);
-      if (recheck) clearTimeout(recheck);
-      raw.end();
-    }
-    // Still the same tick as the check above: nothing awaited between them.
-    count(openPerToken, tokenHash, 1);
-    count(openPerAddress, address, 1);
-    streams.add(end);
-    app.metrics.liveStreams.inc();
-    request.raw.on('close', end);
+    app.eventStreams.open(request, reply, ['risk', 'query'], (send, enterpriseId) => engine.feed.on((message) => message.enterpriseId === enterpriseId && send('alert', message.event)));
   });
 };

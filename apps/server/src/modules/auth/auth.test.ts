@@ -247,7 +247,7 @@ describe('tokens', () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0].name}`;
     const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-    const other = await buildApp({ config: { ...readConfig({}), webDist: '/nonexistent', dataDir: demo.dataDir }, database });
+    const other = await buildApp({ config: { ...readConfig({ MQTT_LISTEN: 'off' }), webDist: '/nonexistent', dataDir: demo.dataDir }, database });
     try {
       const token = await login(demo.app, 'viewer');
       const permissions = (app: typeof other) => as(app, token, demo.ids.water)({ method: 'GET', url: '/api/getUserPermission' });

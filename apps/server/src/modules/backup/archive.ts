@@ -132,7 +132,8 @@ async function copyTables(source: Database, targetUrl: string) {
           where c.relispartition and c.relkind in ('r', 'p') and n.nspname = 'public' order by c.relname`,
     );
     for (const { name, parent, bound } of partitions) {
-      if (!/^FOR VALUES [A-Za-z0-9 (),'_-]+$/.test(bound)) throw new Error(`unexpected partition bound of ${name}`);
+      // (a month of sensor readings is bounded by two timestamps: FROM ('2026-11-01 00:00:00+00') TO (...).)
+      if (!/^FOR VALUES [A-Za-z0-9 (),'_:+.-]+$/.test(bound)) throw new Error(`unexpected partition bound of ${name}`);
       await client.query(`create table if not exists ${pg.escapeIdentifier(name)} partition of ${pg.escapeIdentifier(parent)} ${bound}`);
     }
     // Rows are copied table by table, partitions as the leaves they are (a parent holds none of its own).

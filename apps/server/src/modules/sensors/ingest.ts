@@ -1,0 +1,261 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { SensorRefusal } from '@console/contract';
+import type { Db } from '../../db/client.ts';
+import type { ConsoleMetrics } from '../metrics/registry.ts';
+import { readPayload } from './payload.ts';
+import { findDevices, markSilent, ReadingStore, type BatchReading, type BatchRefusal, type KnownDevice } from './store.ts';
+import { MqttSubscriber, type SubscriberOptions } from './subscriber.ts';
+
+/**
+ * Readings from the broker into the database. Messages are gathered for a moment (or until a batch
+ * is full), stored in one transaction, then acknowledged: what is not stored stays the broker's.
+ * While the database is away the batch is tried again and reads from the broker pause once enough
+ * wait, so memory stays bounded and the broker holds the backlog. A device that floods is
+ * throttled on arrival (before its payload is read) and counted; nothing it sends slows another.
+ */
+
+/** `sensors/<enterprise id>/<device code>`. */
+export const SENSOR_TOPIC = /^sensors\/(\d{1,9})\/([A-Za-z0-9._-]{1,64})$/;
+export const sensorTopic = (enterpriseId: number, code: string) => `sensors/${enterpriseId}/${code}`;
+/** How the ingest knows a device (its cache, its throttle). */
+const deviceKey = (enterpriseId: number, code: string) => `${enterpriseId}/${code}`;
+
+const BATCH_MESSAGES = 2_000;
+const BATCH_WAIT_MS = 50;
+/** Messages held unstored at most before reads from the broker pause (resumed at half). */
+const MAX_PENDING = 20_000;
+const RETRY_MS = [500, 1_000, 2_000, 5_000];
+/** A device's messages: a burst of this many, then this many a second. */
+const BURST = 120;
+const PER_SECOND = 20;
+/** How long a topic's device (or its absence) is remembered: a device made or removed is seen within it. */
+const DEVICE_TTL_MS = 30_000;
+const SILENT_SWEEP_MS = 30_000;
+
+interface Pending {
+  key: string;
+  enterpriseId: number;
+  code: string;
+  payload: Buffer;
+  ack: () => void;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export interface IngestOptions extends Omit<SubscriberOptions, 'onMessage' | 'onState'> {}
+
+export class SensorIngest {
+  private readonly store: ReadingStore;
+  private readonly subscriber: MqttSubscriber;
+  private pending: Pending[] = [];
+  private paused = false;
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly devices = new Map<string, { device: KnownDevice | null; until: number }>();
+  private readonly buckets = new Map<string, Bucket>();
+  /** Throttled and unreadable-topic messages counted since the last batch (acknowledged at once). */
+  private throttled = new Map<string, BatchRefusal>();
+  private readonly silentSweep: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    options: IngestOptions,
+    private readonly log: FastifyBaseLogger,
+    private readonly metrics: ConsoleMetrics,
+    /** An enterprise whose devices changed state: its alert rules are checked soon. */
+    private readonly onChanged: (enterpriseId: number) => void,
+  ) {
+    this.store = new ReadingStore(db);
+    this.subscriber = new MqttSubscriber({
+      ...options,
+      onMessage: (message) => this.receive(message.topic, message.payload, message.ack),
+      onState: (state, detail) => {
+        if (state === 'connected') return log.info({ broker: redact(options.url) }, 'sensor broker connected');
+        log.warn({ broker: redact(options.url), detail }, 'sensor broker disconnected');
+        // What the lost connection brought and is not stored yet, the broker sends again to the session.
+        this.pending = [];
+      },
+    });
+    this.silentSweep = setInterval(() => void this.sweepSilent(), SILENT_SWEEP_MS).unref();
+  }
+
+  /** Connects; with `wait`, resolves once subscribed. */
+  start(wait = false) {
+    return this.subscriber.start(wait);
+  }
+
+  get connected() {
+    return this.subscriber.connected;
+  }
+
+  /** A device made, changed or removed: its topic is looked up afresh. */
+  forget(enterpriseId: number, code: string) {
+    this.devices.delete(deviceKey(enterpriseId, code));
+  }
+
+  async close() {
+    this.closed = true;
+    clearInterval(this.silentSweep);
+    if (this.timer) clearTimeout(this.timer);
+    await this.flushing?.catch(() => {});
+    // What is still pending is not acknowledged: the broker sends it again to the session.
+    await this.subscriber.close();
+  }
+
+  /** Stores what has arrived now (tests and shutdown); resolves when the store has taken it. */
+  async drain() {
+    while (this.pending.length || this.flushing || this.throttled.size) {
+      if (!this.flushing) this.flushing = this.flush();
+      await this.flushing;
+    }
+  }
+
+  private async sweepSilent() {
+    try {
+      for (const enterpriseId of await markSilent(this.db)) this.onChanged(enterpriseId);
+    } catch (error) {
+      this.log.warn({ err: error }, 'marking silent sensors failed');
+    }
+  }
+
+  private receive(topic: string, payload: Buffer, ack: () => void) {
+    const match = SENSOR_TOPIC.exec(topic);
+    if (!match) {
+      this.metrics.sensorRefused.inc({ reason: 'unknownTopic' });
+      ack();
+      return;
+    }
+    const enterpriseId = Number(match[1]);
+    const code = match[2];
+    const key = deviceKey(enterpriseId, code);
+    if (!this.take(key)) {
+      const counted = this.throttled.get(key) ?? { enterpriseId, code, deviceId: null, reason: 'throttled' as SensorRefusal, sample: '', count: 0 };
+      counted.count++;
+      this.throttled.set(key, counted);
+      this.metrics.sensorRefused.inc({ reason: 'throttled' });
+      ack();
+      this.schedule();
+      return;
+    }
+    this.pending.push({ key, enterpriseId, code, payload, ack });
+    this.metrics.sensorPending.set(this.pending.length);
+    if (this.pending.length >= MAX_PENDING && !this.paused) {
+      this.paused = true;
+      this.subscriber.pause();
+    }
+    this.schedule();
+  }
+
+  /** Token bucket per topic. */
+  private take(key: string): boolean {
+    const now = Date.now();
+    const bucket = this.buckets.get(key) ?? { tokens: BURST, at: now };
+    bucket.tokens = Math.min(BURST, bucket.tokens + ((now - bucket.at) / 1000) * PER_SECOND);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  private schedule() {
+    if (this.flushing || this.closed) return;
+    if (this.pending.length >= BATCH_MESSAGES) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.flushing = this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      if (!this.flushing) this.flushing = this.flush();
+    }, BATCH_WAIT_MS);
+  }
+
+  private async devicesOf(batch: Pending[], now: number) {
+    const missing = new Map<string, { enterpriseId: number; code: string }>();
+    for (const m of batch) {
+      const known = this.devices.get(m.key);
+      if (!known || known.until < now) missing.set(m.key, { enterpriseId: m.enterpriseId, code: m.code });
+    }
+    if (missing.size) {
+      const found = new Map((await findDevices(this.db, [...missing.values()])).map((d) => [deviceKey(d.enterpriseId, d.code), d]));
+      for (const key of missing.keys()) this.devices.set(key, { device: found.get(key) ?? null, until: now + DEVICE_TTL_MS });
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0, BATCH_MESSAGES);
+    const throttled = [...this.throttled.values()];
+    this.throttled = new Map();
+    let attempt = 0;
+    try {
+      for (;;) {
+        try {
+          await this.storeBatch(batch, throttled);
+          break;
+        } catch (error) {
+          if (this.closed) return;
+          this.log.warn({ err: error, messages: batch.length }, 'storing sensor readings failed; trying again');
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]));
+        }
+      }
+      for (const m of batch) m.ack();
+    } finally {
+      this.metrics.sensorPending.set(this.pending.length);
+      if (this.paused && this.pending.length < MAX_PENDING / 2) {
+        this.paused = false;
+        this.subscriber.resume();
+      }
+      this.flushing = null;
+      if (this.pending.length || this.throttled.size) this.schedule();
+    }
+  }
+
+  private async storeBatch(batch: Pending[], throttled: BatchRefusal[]) {
+    const now = Date.now();
+    await this.devicesOf(batch, now);
+    const readings: BatchReading[] = [];
+    const refusals: BatchRefusal[] = throttled.map((t) => ({ ...t, deviceId: this.devices.get(deviceKey(t.enterpriseId, t.code))?.device?.id ?? null }));
+    const faults: { deviceId: number; at: number }[] = [];
+    for (const m of batch) {
+      const device = this.devices.get(m.key)?.device;
+      if (!device) {
+        refusals.push({ enterpriseId: m.enterpriseId, code: m.code, deviceId: null, reason: 'unknownDevice', sample: m.payload.subarray(0, 200).toString('utf8'), count: 1 });
+        continue;
+      }
+      if (!device.hasCredentials) {
+        refusals.push({ enterpriseId: device.enterpriseId, code: device.code, deviceId: device.id, reason: 'revoked', sample: m.payload.subarray(0, 200).toString('utf8'), count: 1 });
+        continue;
+      }
+      const read = readPayload(m.payload, device.kind, now);
+      for (const r of read.readings) readings.push({ deviceId: device.id, at: r.at, value: r.value });
+      for (const r of read.refusals) {
+        refusals.push({ enterpriseId: device.enterpriseId, code: device.code, deviceId: device.id, reason: r.reason, sample: r.sample, count: 1 });
+        if (r.reason === 'impossible') faults.push({ deviceId: device.id, at: now });
+      }
+    }
+    const result = await this.store.write(readings, refusals, faults);
+    this.metrics.sensorReadings.inc(result.stored);
+    for (const r of refusals) if (r.reason !== 'throttled') this.metrics.sensorRefused.inc({ reason: r.reason }, r.count);
+    if (result.duplicates) this.metrics.sensorRefused.inc({ reason: 'duplicate' }, result.duplicates);
+    const storedAt = Date.now();
+    for (const r of readings) this.metrics.sensorLagSeconds.observe(Math.max(0, storedAt - r.at) / 1000);
+    for (const enterpriseId of result.changedEnterprises) this.onChanged(enterpriseId);
+  }
+}
+
+/** A broker address without its password, for the log. */
+function redact(url: string) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'unreadable address';
+  }
+}
