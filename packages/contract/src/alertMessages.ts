@@ -37,6 +37,8 @@ export const ALERT_MESSAGES = {
   'incident.kind.warning': { 'en-US': 'Weather warning', 'zh-CN': '气象预警' },
   'incident.kind.poi': { 'en-US': 'Leak', 'zh-CN': '漏损点' },
   'incident.kind.riskRun': { 'en-US': 'Pipe risk rose', 'zh-CN': '管段风险升级' },
+  'incident.kind.sensors': { 'en-US': 'Sensor alarm', 'zh-CN': '传感器报警' },
+  'incident.kind.gateway': { 'en-US': 'Sensors out of order', 'zh-CN': '传感器异常' },
   'incident.kind.manual': { 'en-US': 'Raised by hand', 'zh-CN': '人工上报' },
   'incident.event.raised': { 'en-US': 'New incident', 'zh-CN': '新事件' },
   'incident.event.escalated': { 'en-US': 'Incident risen', 'zh-CN': '事件升级' },

@@ -8,11 +8,11 @@ import { RISK_LEVELS, type RiskLevel } from './riskAreas.ts';
  * The alert loop (DOMAIN: alert loop): alerts raised by rules from every monitor (or by hand),
  * checked, dispatched to an organisation and an assignee, handled, reviewed and closed.
  */
-export const ALERT_SOURCES = ['settlement', 'construction', 'weather', 'leak', 'pipeRisk', 'manual'] as const;
+export const ALERT_SOURCES = ['settlement', 'construction', 'weather', 'leak', 'pipeRisk', 'sensor', 'manual'] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];
 
 /** Each rule watches one kind of object; an object has at most one open alert per rule. */
-export const ALERT_RULES = ['settlementThreshold', 'gasProtection', 'constructionThreat', 'weatherRiskArea', 'weatherShallowPipes', 'leakNotRepaired', 'pipeRiskRise', 'manual'] as const;
+export const ALERT_RULES = ['settlementThreshold', 'gasProtection', 'constructionThreat', 'weatherRiskArea', 'weatherShallowPipes', 'leakNotRepaired', 'pipeRiskRise', 'sensorThreshold', 'sensorDrop', 'sensorSilent', 'sensorFault', 'manual'] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
 
 export const RULE_SOURCE: Record<AlertRule, AlertSource> = {
@@ -23,6 +23,10 @@ export const RULE_SOURCE: Record<AlertRule, AlertSource> = {
   weatherShallowPipes: 'weather',
   leakNotRepaired: 'leak',
   pipeRiskRise: 'pipeRisk',
+  sensorThreshold: 'sensor',
+  sensorDrop: 'sensor',
+  sensorSilent: 'sensor',
+  sensorFault: 'sensor',
   manual: 'manual',
 };
 
@@ -205,7 +209,7 @@ export interface AlertRow {
  * What an incident's members share: a settlement bowl of one analysis, a site, a warning, a leak,
  * a run of connected pipes whose risk rose, or an alert raised by hand (its own).
  */
-export const INCIDENT_KINDS = ['bowl', 'site', 'warning', 'poi', 'riskRun', 'manual'] as const;
+export const INCIDENT_KINDS = ['bowl', 'site', 'warning', 'poi', 'riskRun', 'sensors', 'gateway', 'manual'] as const;
 export type IncidentKind = (typeof INCIDENT_KINDS)[number];
 
 /** An incident as lists show it: the alerts of one cause, worked as one. */

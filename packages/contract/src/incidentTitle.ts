@@ -28,6 +28,14 @@ const WHAT: Record<Exclude<IncidentKind, 'manual'>, Record<Language, Words>> = {
     'en-US': { none: 'Weather warning', one: () => 'Weather warning over 1 segment', many: (n) => `Weather warning over ${n} segments` },
     'zh-CN': { none: '气象预警', one: () => '气象预警涉及 1 段管道', many: (n) => `气象预警涉及 ${n} 段管道` },
   },
+  sensors: {
+    'en-US': { none: 'Sensor alarm', one: () => 'Sensor alarm on 1 pipe', many: (n) => `Sensor alarms on ${n} pipes` },
+    'zh-CN': { none: '传感器报警', one: () => '1 段管道传感器报警', many: (n) => `${n} 段管道传感器报警` },
+  },
+  gateway: {
+    'en-US': { none: 'Sensors out of order', one: () => 'Sensors out of order on 1 pipe', many: (n) => `Sensors out of order on ${n} pipes` },
+    'zh-CN': { none: '传感器异常', one: () => '1 段管道传感器异常', many: (n) => `${n} 段管道传感器异常` },
+  },
   poi: {
     'en-US': { none: 'Leak found', one: () => 'Leak found on 1 pipe', many: (n) => `Leak found near ${n} pipes` },
     'zh-CN': { none: '发现漏损', one: () => '1 段管道发现漏损', many: (n) => `${n} 段管道附近发现漏损` },

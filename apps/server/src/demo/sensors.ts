@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { NetworkType, SensorKind } from '@console/contract';
 import type { Db } from '../db/client.ts';
 import { sensorDevices } from '../db/schema.ts';
 import { hashSecret } from '../modules/sensors/credentials.ts';
 import { createSensor } from '../modules/sensors/service.ts';
 import { simulatedValue } from '../modules/sensors/simulator.ts';
+import { markSilent, ReadingStore } from '../modules/sensors/store.ts';
 import type { DemoPipe } from './city.ts';
 import { seededRandom } from './random.ts';
 
@@ -17,6 +18,17 @@ const PLAN: { enterprise: 'water' | 'gas'; kind: SensorKind; count: number; netw
   { enterprise: 'water', kind: 'flow', count: 6, network: 'water', prefix: 'WF', name: '供水管网流量计', gateway: 'GW-WATER-01' },
   { enterprise: 'water', kind: 'level', count: 8, network: 'drainage', prefix: 'DL', name: '排水井液位计', gateway: 'GW-DRAIN-01' },
   { enterprise: 'water', kind: 'cover', count: 6, network: 'drainage', prefix: 'MC', name: '智能井盖', gateway: 'GW-DRAIN-01' },
+];
+/**
+ * What the demo's devices are doing as it is made, so every sensor rule has something to raise:
+ * a gas detector in alarm, a pressure meter whose pressure just fell (a burst), a flow meter silent
+ * for hours and a level sensor reading the impossible (these two no longer played: broken devices).
+ */
+const STORIES: { code: string; enterprise: 'water' | 'gas'; readings?: [number, number][]; silentHours?: number; impossible?: number }[] = [
+  { code: 'CH4-001', enterprise: 'gas', readings: [[0, 58]] },
+  { code: 'GP-001', enterprise: 'gas', readings: [[-60_000, 0.31], [0, 0.16]] },
+  { code: 'WF-006', enterprise: 'water', silentHours: 3 },
+  { code: 'DL-008', enterprise: 'water', impossible: -5 },
 ];
 const HISTORY_HOURS = 24;
 const HISTORY_STEP_MS = 5 * 60_000;
@@ -44,10 +56,26 @@ export async function seedDemoSensors(db: Db, options: { pipes: DemoPipe[]; ente
       await seedHistory(db, device.id, plan.kind, i, options.madeAt);
     }
   }
+  const store = new ReadingStore(db);
+  for (const story of STORIES) {
+    const [device] = await db.select({ id: sensorDevices.id }).from(sensorDevices).where(and(eq(sensorDevices.enterpriseId, options.enterpriseIds[story.enterprise]), eq(sensorDevices.code, story.code)));
+    if (!device) continue;
+    if (story.readings) await store.write(story.readings.map(([ago, value]) => ({ deviceId: device.id, at: options.madeAt + 1000 + ago, value })), [], []);
+    if (story.silentHours) {
+      const since = options.madeAt - story.silentHours * 3_600_000;
+      await db.execute(sql`delete from sensor_readings where device_id = ${device.id} and at > to_timestamp(${since} / 1000.0)`);
+      await db.execute(sql`update sensor_devices set simulated = false, last_at = (select max(at) from sensor_readings where device_id = ${device.id}) where id = ${device.id}`);
+      await markSilent(db);
+    }
+    if (story.impossible !== undefined) {
+      await db.update(sensorDevices).set({ simulated: false }).where(eq(sensorDevices.id, device.id));
+      await store.write([], [{ enterpriseId: options.enterpriseIds[story.enterprise], code: story.code, deviceId: device.id, reason: 'impossible', sample: JSON.stringify({ value: story.impossible }), count: 1 }], [{ deviceId: device.id, at: options.madeAt + 1000 }]);
+    }
+  }
 }
 
 async function seedHistory(db: Db, deviceId: number, kind: SensorKind, rank: number, madeAt: number) {
-  const end = Math.floor(madeAt / HISTORY_STEP_MS) * HISTORY_STEP_MS;
+  const end = madeAt;
   const ats: number[] = [];
   for (let at = end - HISTORY_HOURS * 3_600_000; at <= end; at += HISTORY_STEP_MS) ats.push(at);
   for (const month of new Set(ats.map((at) => new Date(at).toISOString().slice(0, 7)))) {

@@ -22,6 +22,7 @@ const MAIN_PAGES: Record<string, ReturnType<typeof lazyPage>> = {
   '/leak': page(() => import('../features/leaks/LeakPage.tsx')),
   '/settlement': page(() => import('../features/settlement/SettlementPage.tsx')),
   '/weather': page(() => import('../features/weather/WeatherPage.tsx')),
+  '/sensors': page(() => import('../features/sensors/SensorsPage.tsx')),
   '/risk/construction': page(() => import('../features/construction/ConstructionPage.tsx')),
   '/risk/riskProne': page(() => import('../features/riskAreas/RiskAreasPage.tsx')),
   '/risk/alerts': page(() => import('../features/alerts/AlertsPage.tsx')),

@@ -7,6 +7,7 @@ import {
   FundProjectionScreenOutlined,
   LineChartOutlined,
   WarningOutlined,
+  WifiOutlined,
 } from '@ant-design/icons';
 import type { PermissionId } from '@console/contract';
 
@@ -52,6 +53,7 @@ export const MAIN_MENU: MenuRoute[] = [
   { path: '/leak', handle: { name: 'leak', title: 'menu.leak', icon: <AlertOutlined />, permission: ['leak'], hideFooter: true } },
   { path: '/settlement', handle: { name: 'settlement', title: 'menu.settlement', icon: <LineChartOutlined />, permission: ['settlement'], hideFooter: true } },
   { path: '/weather', handle: { name: 'weather', title: 'menu.weather', icon: <CloudOutlined />, permission: ['weather'] } },
+  { path: '/sensors', handle: { name: 'sensors', title: 'menu.sensors', icon: <WifiOutlined />, permission: ['sensor'], hideFooter: true } },
   {
     path: '/risk',
     handle: { name: 'risk', title: 'menu.risk', icon: <WarningOutlined />, permission: ['risk'] },

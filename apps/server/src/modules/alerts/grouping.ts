@@ -9,6 +9,9 @@ import { nameOfPlace } from './places.ts';
 
 /** Pipes whose risk rose are one run when they touch (a joint's survey error allowed). */
 const RUN_GAP_M = 1;
+/** Sensor alerts within this distance of each other, and raised within this time of each other, are one incident. */
+const SENSOR_GAP_M = 100;
+const SENSOR_WITHIN_MS = 30 * 60_000;
 /** Alerts grouped per check at most (a flood waits for the next check, as raising does). */
 const GROUP_LIMIT = 5_000;
 /** Members whose shapes make an incident's hull at most (past it, the hull of the first ones). */
@@ -41,8 +44,16 @@ interface Fresh {
  * on one site make one incident). Settlement alarms of one analysis and risk rises: a cluster of
  * pipes within `gapM` of each other, so one key holds an incident per cluster.
  */
-function causeOf(alert: Fresh, settings: AlertSettings): { key: string; gapM: number | null } {
+function causeOf(alert: Fresh, settings: AlertSettings): { key: string; gapM: number | null; withinMs?: number } {
   switch (alert.rule) {
+    // A gas alarm in a well and a pressure drop on the main beside it are one event on the ground.
+    case 'sensorThreshold':
+    case 'sensorDrop':
+      return { key: 'sensors', gapM: SENSOR_GAP_M, withinMs: SENSOR_WITHIN_MS };
+    // Devices out of order behind one gateway: the gateway, most likely (one visit).
+    case 'sensorSilent':
+    case 'sensorFault':
+      return { key: `gateway:${alert.details.gateway ?? alert.objectKey}`, gapM: null };
     case 'settlementThreshold':
       return { key: `bowl:${alert.details.datasetId}`, gapM: settings.bowlGapM };
     case 'pipeRiskRise':
@@ -151,7 +162,7 @@ export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertS
       .orderBy(levelOrder(alerts.level), alerts.id)
       .limit(GROUP_LIMIT)) as Fresh[];
 
-    const byCause = new Map<string, { gapM: number | null; members: Fresh[] }>();
+    const byCause = new Map<string, { gapM: number | null; withinMs?: number; members: Fresh[] }>();
     for (const alert of fresh) {
       const cause = causeOf(alert, settings);
       const entry = byCause.get(cause.key) ?? { ...cause, members: [] };
@@ -161,8 +172,8 @@ export async function groupAlerts(db: Db, enterpriseId: number, settings: AlertS
     const created: number[] = [];
     const joined = new Map<number, Fresh[]>();
     const join = (incidentId: number, members: Fresh[]) => joined.set(incidentId, [...(joined.get(incidentId) ?? []), ...members]);
-    for (const [key, { gapM, members }] of byCause) {
-      const groups = gapM === null ? [{ members, existing: await openIncidentsOf(tx, enterpriseId, key) }] : await clusters(tx, enterpriseId, key, gapM, members);
+    for (const [key, { gapM, withinMs, members }] of byCause) {
+      const groups = gapM === null ? [{ members, existing: await openIncidentsOf(tx, enterpriseId, key) }] : await clusters(tx, enterpriseId, key, gapM, members, withinMs === undefined ? null : new Date(now.getTime() - withinMs));
       for (const group of groups) {
         // Bridging two open incidents joins the older: each may already be worked by its own crew.
         // A new one is named from its own members (the gravest first), never from another cluster's.
@@ -205,14 +216,15 @@ async function openIncidentsOf(tx: Tx, enterpriseId: number, key: string) {
   return rows.map((r) => r.id);
 }
 
-/** New alerts of a spatial cause in clusters, each with the open incidents of the cause it reaches. */
-async function clusters(tx: Tx, enterpriseId: number, key: string, gapM: number, members: Fresh[]) {
+/** New alerts of a spatial cause in clusters, each with the open incidents of the cause it reaches (through members raised since `since`, when given). */
+async function clusters(tx: Tx, enterpriseId: number, key: string, gapM: number, members: Fresh[], since: Date | null) {
   const reach = grownBox({ type: 'Polygon', coordinates: [[[Math.min(...members.map((m) => m.minx)), Math.min(...members.map((m) => m.miny))], [Math.max(...members.map((m) => m.maxx)), Math.max(...members.map((m) => m.maxy))]]] }, gapM);
   const grouped = await queryRows<Boxed & { incident_id: number }>(
     tx,
     sql`select a.incident_id, a.geometry, a.minx, a.miny, a.maxx, a.maxy from alerts a join incidents i on i.id = a.incident_id
         where i.enterprise_id = ${enterpriseId} and i.group_key = ${key} and i.state in (${sql.join(OPEN_ALERT_STATES.map((s) => sql`${s}`), sql`, `)})
-          and a.maxx >= ${reach[0]} and a.minx <= ${reach[2]} and a.maxy >= ${reach[1]} and a.miny <= ${reach[3]}`,
+          and a.maxx >= ${reach[0]} and a.minx <= ${reach[2]} and a.maxy >= ${reach[1]} and a.miny <= ${reach[3]}
+          ${since ? sql`and a.raised_at >= ${since}` : sql``}`,
   );
   const shapes: Boxed[] = [...members, ...grouped];
   return components(shapes.length, (link) => nearPairs(shapes, gapM, link))

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { RULE_SOURCE, type AlertRule, type AlertSettings } from '@console/contract';
+import { RULE_SOURCE, SENSOR_UNITS, type AlertRule, type AlertSettings } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { levelOrder, OPEN_ALERT_SQL } from '../../db/schema.ts';
 
@@ -33,6 +33,13 @@ const WARNING_FROM = sql`from weather_warnings w
     cross join lateral (select ${areaBox(sql`w.area`)}) b`;
 const WARNING_PLACE = sql`w.area as geometry, coalesce(pl.lon, b.minx) as lon, coalesce(pl.lat, b.miny) as lat, b.minx, b.miny, b.maxx, b.maxy,`;
 const inForce = (now: Date) => sql`w.level is not null and w.cancelled_at is null and w.start <= ${now} and w."end" > ${now}`;
+
+/** A device's place (a point in a well or on a main) and its pipe. */
+const SENSOR_PLACE = sql`jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(d.lon, d.lat)) as geometry, d.lon, d.lat, d.lon as minx, d.lat as miny, d.lon as maxx, d.lat as maxy,
+      case when d.pipe_id is null then array[]::text[] else array[d.pipe_id] end as pipe_ids, case when d.pipe_id is null then 0 else 1 end as pipe_count`;
+const SENSOR_DETAILS = sql`jsonb_build_object('code', d.code, 'name', d.name, 'kind', d.kind, 'gateway', d.gateway, 'state', d.state, 'since', d.state_since, 'lastAt', d.last_at, 'pipeId', d.pipe_id)`;
+/** The kept unit of a device's kind (SENSOR_UNITS). */
+const SENSOR_UNIT = sql.raw(`case d.kind ${Object.entries(SENSOR_UNITS).map(([kind, unit]) => `when '${kind}' then '${unit}'`).join(' ')} end`);
 
 const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
   // A segment whose settlement crossed its project's alarm thresholds in a dataset's current
@@ -119,6 +126,40 @@ const RULES: Record<Exclude<AlertRule, 'manual'>, Candidates> = {
     join pipes p on p.enterprise_id = r.enterprise_id and p.id = r.pipe_row_id
     -- Levels I and II are R >= 9: the list's (enterprise, score) index finds them among a million.
     where r.enterprise_id = ${enterpriseId} and r.score >= 9 and ${levelOrder(sql`c.to_level`)} < ${levelOrder(sql`c.from_level`)}`,
+  // A device past its thresholds (with hysteresis, kept by the ingest): one alert per episode, graver as it goes from warning to alarm.
+  sensorThreshold: (enterpriseId) => sql`
+    select 'sensor:' || d.id as object_key, extract(epoch from d.state_since)::bigint::text as occurrence, d.id as object_id, d.code as subject,
+      case when d.state = 'alarm' and d.kind = 'gas' then 'I' when d.state = 'alarm' then 'II' else 'III' end as level,
+      d.last_value as value, ${SENSOR_UNIT} as unit,
+      case when d.state = 'alarm' then coalesce((d.thresholds->>'aboveAlarm')::float8, (d.thresholds->>'belowAlarm')::float8)
+           else coalesce((d.thresholds->>'aboveWarning')::float8, (d.thresholds->>'belowWarning')::float8) end as threshold,
+      ${SENSOR_DETAILS} as details, ${SENSOR_PLACE}
+    from sensor_devices d
+    where d.enterprise_id = ${enterpriseId} and d.state in ('warning', 'alarm')`,
+
+  // A reading falling faster than the device's dropPerMinute (a pressure drop on a main: a burst), in the last half hour.
+  sensorDrop: (enterpriseId, now) => sql`
+    select 'sensor:' || d.id as object_key, extract(epoch from d.drop_at)::bigint::text as occurrence, d.id as object_id, d.code as subject, 'II' as level,
+      d.drop_per_minute as value, ${SENSOR_UNIT} || '/min' as unit, (d.thresholds->>'dropPerMinute')::float8 as threshold,
+      ${SENSOR_DETAILS} as details, ${SENSOR_PLACE}
+    from sensor_devices d
+    where d.enterprise_id = ${enterpriseId} and d.drop_at > ${now}::timestamptz - interval '30 minutes'`,
+
+  // A device that missed three reports in a row.
+  sensorSilent: (enterpriseId, now) => sql`
+    select 'sensor:' || d.id as object_key, extract(epoch from d.state_since)::bigint::text as occurrence, d.id as object_id, d.code as subject, 'IV' as level,
+      floor(extract(epoch from ${now}::timestamptz - coalesce(d.last_at, d.created_at)) / 60)::float8 as value, 'min' as unit, (3 * d.interval_seconds / 60.0)::float8 as threshold,
+      ${SENSOR_DETAILS} as details, ${SENSOR_PLACE}
+    from sensor_devices d
+    where d.enterprise_id = ${enterpriseId} and d.state = 'silent'`,
+
+  // A device whose newest reading its kind cannot make: the device, not the ground, needs a visit.
+  sensorFault: (enterpriseId) => sql`
+    select 'sensor:' || d.id as object_key, extract(epoch from d.state_since)::bigint::text as occurrence, d.id as object_id, d.code as subject, 'IV' as level,
+      d.last_value as value, ${SENSOR_UNIT} as unit, null::float8 as threshold,
+      ${SENSOR_DETAILS} as details, ${SENSOR_PLACE}
+    from sensor_devices d
+    where d.enterprise_id = ${enterpriseId} and d.state = 'fault'`,
 };
 
 export const RULE_NAMES = Object.keys(RULES) as Exclude<AlertRule, 'manual'>[];

@@ -106,11 +106,15 @@ export class ReadingStore {
       }
       // Each device's newest reading (and newest impossible one) moves its last value and state,
       // when newer than what it holds: readings out of order go into the series only.
-      const newest = new Map<number, { at: number; value: number | null; faultAt: number | null }>();
-      const newestOf = (deviceId: number) => newest.get(deviceId) ?? newest.set(deviceId, { at: -Infinity, value: null, faultAt: null }).get(deviceId)!;
+      // The reading before the newest is kept too: a fall between two readings of one batch is a fall.
+      const newest = new Map<number, { at: number; value: number | null; prevAt: number | null; prevValue: number | null; faultAt: number | null }>();
+      const newestOf = (deviceId: number) => newest.get(deviceId) ?? newest.set(deviceId, { at: -Infinity, value: null, prevAt: null, prevValue: null, faultAt: null }).get(deviceId)!;
       for (const r of readings) {
         const seen = newestOf(r.deviceId);
-        if (r.at > seen.at) Object.assign(seen, { at: r.at, value: r.value });
+        if (r.at > seen.at) {
+          if (seen.value !== null) Object.assign(seen, { prevAt: seen.at, prevValue: seen.value });
+          Object.assign(seen, { at: r.at, value: r.value });
+        } else if (r.at < seen.at && (seen.prevAt === null || r.at > seen.prevAt)) Object.assign(seen, { prevAt: r.at, prevValue: r.value });
       }
       for (const f of faults) {
         const seen = newestOf(f.deviceId);
@@ -118,12 +122,17 @@ export class ReadingStore {
       }
       const changed: number[] = [];
       if (newest.size) {
-        const rows = [...newest].map(([id, n]) => ({ id, at: n.value === null ? null : n.at, value: n.value, faultAt: n.faultAt }));
+        const rows = [...newest].map(([id, n]) => ({ id, at: n.value === null ? null : n.at, value: n.value, prevAt: n.prevAt, prevValue: n.prevValue, faultAt: n.faultAt }));
         const moved = await queryRows<{ enterpriseId: number; changed: boolean }>(
           tx as unknown as Db,
           sql`with n as (
-                select r.id, to_timestamp(r.at / 1000.0) as at, r.value, to_timestamp(r."faultAt" / 1000.0) as fault_at
-                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id int, at float8, value float8, "faultAt" float8)
+                select r.id, to_timestamp(r.at / 1000.0) as at, r.value, to_timestamp(r."prevAt" / 1000.0) as prev_at, r."prevValue" as prev_value, to_timestamp(r."faultAt" / 1000.0) as fault_at
+                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id int, at float8, value float8, "prevAt" float8, "prevValue" float8, "faultAt" float8)
+              ), before as (
+                -- What the newest reading follows: the batch's reading before it, or the device's last, whichever is newer.
+                select n.*, case when n.prev_at is not null and (d.last_at is null or n.prev_at > d.last_at) then n.prev_at else d.last_at end as b_at,
+                  case when n.prev_at is not null and (d.last_at is null or n.prev_at > d.last_at) then n.prev_value else d.last_value end as b_value
+                from n join sensor_devices d on d.id = n.id
               ), next as (
                 select d.id, n.at, n.value, n.fault_at, d.state as old_state,
                   case
@@ -131,10 +140,11 @@ export class ReadingStore {
                     when n.at is not null and (d.last_at is null or n.at > d.last_at) then sensor_state(d.thresholds, d.state, n.value)
                     else d.state
                   end as state,
-                  n.at is not null and d.last_at is not null and n.at > d.last_at and n.at - d.last_at <= interval '30 minutes'
+                  n.at is not null and n.b_at is not null and n.at > n.b_at and n.at - n.b_at <= interval '30 minutes'
                     and (d.thresholds->>'dropPerMinute')::float8 is not null
-                    and (d.last_value - n.value) / greatest(extract(epoch from n.at - d.last_at) / 60, 1.0 / 60) >= (d.thresholds->>'dropPerMinute')::float8 as fell
-                from n join sensor_devices d on d.id = n.id
+                    and (n.b_value - n.value) / greatest(extract(epoch from n.at - n.b_at) / 60, 1.0 / 60) >= (d.thresholds->>'dropPerMinute')::float8 as fell,
+                  (n.b_value - n.value) / greatest(extract(epoch from n.at - n.b_at) / 60, 1.0 / 60) as fall
+                from before n join sensor_devices d on d.id = n.id
               )
               update sensor_devices d set
                 last_value = case when next.at is not null and (d.last_at is null or next.at > d.last_at) then next.value else d.last_value end,
@@ -142,7 +152,7 @@ export class ReadingStore {
                 state = next.state,
                 state_since = case when next.state <> d.state then now() else d.state_since end,
                 drop_at = case when next.fell then next.at else d.drop_at end,
-                drop_per_minute = case when next.fell then (d.last_value - next.value) / greatest(extract(epoch from next.at - d.last_at) / 60, 1.0 / 60) else d.drop_per_minute end
+                drop_per_minute = case when next.fell then next.fall else d.drop_per_minute end
               from next where d.id = next.id
               returning d.enterprise_id as "enterpriseId", next.state <> next.old_state or next.fell as "changed"`,
         );

@@ -8,11 +8,15 @@ const messages = {
     weatherShallowPipes: 'Cold wave over shallow pipes',
     leakNotRepaired: 'Leak not repaired',
     pipeRiskRise: 'Pipe risk rose',
+    sensorThreshold: 'Sensor over its threshold',
+    sensorDrop: 'Sensor reading fell fast',
+    sensorSilent: 'Sensor silent',
+    sensorFault: 'Sensor reads the impossible',
     manual: 'Raised by hand',
   },
-  kind: { bowl: 'Settlement bowl', site: 'Construction site', warning: 'Weather warning', poi: 'Leak', riskRun: 'Pipe risk rose', manual: 'Raised by hand' },
+  kind: { bowl: 'Settlement bowl', site: 'Construction site', warning: 'Weather warning', poi: 'Leak', riskRun: 'Pipe risk rose', sensors: 'Sensor alarm', gateway: 'Sensors out of order', manual: 'Raised by hand' },
   memberCount: '{{count}} alerts',
-  source: { settlement: 'Settlement', construction: 'Construction', weather: 'Weather', leak: 'Leak', pipeRisk: 'Pipe risk', manual: 'By hand' },
+  source: { settlement: 'Settlement', construction: 'Construction', weather: 'Weather', leak: 'Leak', pipeRisk: 'Pipe risk', sensor: 'Sensors', manual: 'By hand' },
   state: { new: 'New', confirmed: 'Confirmed', falseAlarm: 'False alarm', dispatched: 'Dispatched', handling: 'Handling', handled: 'Handled', closed: 'Closed' },
   step: {
     confirm: 'Confirm',
@@ -168,7 +172,7 @@ const messages = {
     send: { pending: 'Waiting', sent: 'Delivered', failed: 'Failed' },
     button: 'Channels',
   },
-  linkTo: { settlement: 'settlement', construction: 'construction risk', weather: 'weather', leak: 'leak detection', pipeRisk: 'pipe risk' },
+  linkTo: { settlement: 'settlement', construction: 'construction risk', weather: 'weather', leak: 'leak detection', pipeRisk: 'pipe risk', sensor: 'sensors' },
 };
 
 export type AlertMessages = typeof messages;

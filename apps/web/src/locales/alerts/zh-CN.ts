@@ -9,11 +9,15 @@ const messages: AlertMessages = {
     weatherShallowPipes: '寒潮影响浅埋管道',
     leakNotRepaired: '漏损逾期未修复',
     pipeRiskRise: '管段风险升级',
+    sensorThreshold: '传感器超限',
+    sensorDrop: '传感器读数骤降',
+    sensorSilent: '传感器离线',
+    sensorFault: '传感器读数异常',
     manual: '人工上报',
   },
-  kind: { bowl: '沉降漏斗', site: '施工工地', warning: '气象预警', poi: '漏损点', riskRun: '管段风险升级', manual: '人工上报' },
+  kind: { bowl: '沉降漏斗', site: '施工工地', warning: '气象预警', poi: '漏损点', riskRun: '管段风险升级', sensors: '传感器报警', gateway: '传感器异常', manual: '人工上报' },
   memberCount: '{{count}} 条预警',
-  source: { settlement: '沉降监测', construction: '施工风险', weather: '气象', leak: '漏损检测', pipeRisk: '管道风险', manual: '人工' },
+  source: { settlement: '沉降监测', construction: '施工风险', weather: '气象', leak: '漏损检测', pipeRisk: '管道风险', sensor: '传感器', manual: '人工' },
   state: { new: '待确认', confirmed: '已确认', falseAlarm: '误报', dispatched: '已派单', handling: '处置中', handled: '已处置', closed: '已关闭' },
   step: {
     confirm: '确认',
@@ -169,7 +173,7 @@ const messages: AlertMessages = {
     send: { pending: '等待发送', sent: '已送达', failed: '失败' },
     button: '通知渠道',
   },
-  linkTo: { settlement: '沉降监测', construction: '施工风险', weather: '气象', leak: '漏损检测', pipeRisk: '管道风险' },
+  linkTo: { settlement: '沉降监测', construction: '施工风险', weather: '气象', leak: '漏损检测', pipeRisk: '管道风险', sensor: '传感器' },
 };
 
 export default messages;
