@@ -14,7 +14,7 @@ export default async function globalSetup() {
   rmSync(E2E_DIR, { recursive: true, force: true });
   mkdirSync(E2E_DIR, { recursive: true });
   const log = openSync(E2E_LOG, 'a');
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: join(E2E_DIR, 'data'), WEB_DIST: join(WEB, 'dist'), LOG_LEVEL: 'info', ROBOT_HOSTS: '127.0.0.1,oapi.dingtalk.com,qyapi.weixin.qq.com', CONSOLE_URL: E2E_BASE_URL };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: join(E2E_DIR, 'data'), WEB_DIST: join(WEB, 'dist'), LOG_LEVEL: 'info', ROBOT_HOSTS: '127.0.0.1,oapi.dingtalk.com,qyapi.weixin.qq.com', CONSOLE_URL: E2E_BASE_URL, MQTT_LISTEN: `127.0.0.1:${E2E_PORT + 10_000}` };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: join(WEB, '..', 'server'), env, stdio: ['ignore', log, log] });
   const started = Date.now();

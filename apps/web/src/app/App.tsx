@@ -28,8 +28,15 @@ export function App() {
   useEffect(() => {
     document.documentElement.style.setProperty('--console-primary', primaryColor);
   }, [primaryColor]);
+  const locale = i18n.language === 'zh-CN' ? zhCN : enUS;
+  const theme = { token: { colorPrimary: primaryColor, colorLink: primaryColor, ...READABLE_TEXT, ...READABLE_ERROR } };
+  // Notices and messages opened by antd's static methods render outside this tree: they get the same theme and language.
+  useEffect(() => {
+    ConfigProvider.config({ holderRender: (children) => <ConfigProvider locale={locale} theme={theme}>{children}</ConfigProvider> });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locale, primaryColor]);
   return (
-    <ConfigProvider locale={i18n.language === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: primaryColor, colorLink: primaryColor, ...READABLE_TEXT, ...READABLE_ERROR } }}>
+    <ConfigProvider locale={locale} theme={theme}>
       <RouterProvider router={router} />
     </ConfigProvider>
   );

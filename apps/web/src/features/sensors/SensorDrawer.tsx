@@ -71,6 +71,7 @@ export function SensorDrawer({ sensor, onClose }: { sensor: Sensor; onClose: () 
         <Tag color={SENSOR_STATE_COLOR[sensor.state]} data-testid="sensor-drawer-state">{t(`sensors.state.${sensor.state}`)}</Tag>
         <Typography.Text strong data-testid="sensor-drawer-value">{formatReading(live.length ? live[live.length - 1].value : sensor.lastValue, sensor.unit)}</Typography.Text>
         <Typography.Text type="secondary">{formatAge(live.length ? live[live.length - 1].at : sensor.lastAt, t)}</Typography.Text>
+        {sensor.simulated && <Tag>{t('sensors.simulated')}</Tag>}
       </Space>
       <Descriptions size="small" column={1} bordered>
         <Descriptions.Item label={t('sensors.kindTitle')}>{t(`sensors.kind.${sensor.kind}`)}</Descriptions.Item>

@@ -102,7 +102,7 @@ export default function SensorsPage() {
             onRow={(d) => ({ onClick: () => setCurrentId(d.id), style: { cursor: 'pointer' } })}
             rowClassName={(d) => (d.id === currentId ? 'ant-table-row-selected' : '')}
             columns={[
-              { title: t('sensors.code'), dataIndex: 'code', render: (code: string, d) => <span data-testid={`sensor-row-${code}`}>{code}{d.simulated ? <Typography.Text type="secondary"> ({t('sensors.simulated')})</Typography.Text> : null}</span> },
+              { title: t('sensors.code'), dataIndex: 'code', render: (code: string) => <span data-testid={`sensor-row-${code}`}>{code}</span> },
               { title: t('sensors.kindTitle'), dataIndex: 'kind', render: (k: SensorKind) => t(`sensors.kind.${k}`) },
               { title: t('sensors.stateTitle'), dataIndex: 'state', render: (s: SensorState) => <Tag color={SENSOR_STATE_COLOR[s]}>{t(`sensors.state.${s}`)}</Tag> },
               { title: t('sensors.lastValue'), dataIndex: 'lastValue', align: 'right', render: (v: number | null, d) => <span data-testid={`sensor-value-${d.code}`}>{formatReading(v, d.unit)}</span> },
