@@ -74,6 +74,10 @@ export interface Config {
   mqttProtocol: 4 | 5;
   /** This server's session on the broker (MQTT_CLIENT_ID): stable across restarts, so what arrived meanwhile is kept for it. */
   mqttClientId: string;
+  /** Mosquitto's password file, written from the devices' credentials (MOSQUITTO_PASSWORD_FILE); unset: the broker's accounts are kept elsewhere. */
+  mosquittoPasswordFile?: string;
+  /** Mosquitto's pid file (MOSQUITTO_PID_FILE): it is sent SIGHUP to read the password file again. */
+  mosquittoPidFile?: string;
   /** The shared subscription's group (MQTT_SHARE_GROUP): the servers of one console share the stream, each message handled once. */
   mqttShareGroup: string;
 }
@@ -127,6 +131,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttProtocol: env.MQTT_PROTOCOL === '4' ? 4 : 5,
     mqttClientId: env.MQTT_CLIENT_ID || `console-${hostname()}-${port}`,
     mqttShareGroup: env.MQTT_SHARE_GROUP || 'console',
+    mosquittoPasswordFile: env.MOSQUITTO_PASSWORD_FILE || undefined,
+    mosquittoPidFile: env.MOSQUITTO_PID_FILE || undefined,
   };
 }
 

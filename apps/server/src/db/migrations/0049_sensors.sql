@@ -12,6 +12,7 @@ CREATE TABLE "sensor_devices" (
 	"interval_seconds" integer DEFAULT 60 NOT NULL,
 	"thresholds" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"credential_hash" text,
+	"broker_hash" text,
 	"state" text DEFAULT 'new' NOT NULL,
 	"state_since" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_value" double precision,

@@ -25,6 +25,8 @@ export const sensorDevices = pgTable(
     thresholds: jsonb('thresholds').$type<SensorThresholds>().notNull().default({}),
     /** SHA-256 of the device's MQTT password (a random 128-bit secret); null: none made or revoked. */
     credentialHash: text('credential_hash'),
+    /** The same password as Mosquitto's password file keeps it (PBKDF2-SHA512, mosquitto_passwd's format), for MOSQUITTO_PASSWORD_FILE. */
+    brokerHash: text('broker_hash'),
     state: text('state').$type<SensorState>().notNull().default('new'),
     stateSince: timestamp('state_since', { withTimezone: true }).notNull().defaultNow(),
     lastValue: doublePrecision('last_value'),

@@ -33,34 +33,34 @@ export const sensorRoutes: FastifyPluginAsync = async (app) => {
   api.post('/', { config: sensor('add'), schema: { tags, summary: 'Add a device; its pipe is the nearest of its kind\'s networks unless named', body: sensorBody } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     const device = await service.createSensor(db, enterpriseId, request.body);
-    app.sensors.deviceChanged(enterpriseId, device.code);
+    await app.sensors.deviceChanged(enterpriseId, device.code);
     return ok(request, device, 'sensor.saved');
   });
   api.get('/:id', { config: sensor('get'), schema: { tags, summary: 'One device', params: idParams } }, async (request) => ok(request, await service.getSensor(db, requireEnterprise(request).id, request.params.id)));
   api.put('/:id', { config: sensor('edit'), schema: { tags, summary: 'Change a device (a new code is a new topic)', params: idParams, body: sensorBody } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     const { device, codeBefore } = await service.updateSensor(db, enterpriseId, request.params.id, request.body);
-    app.sensors.deviceChanged(enterpriseId, codeBefore, codeBefore !== device.code);
-    app.sensors.deviceChanged(enterpriseId, device.code);
+    await app.sensors.deviceChanged(enterpriseId, codeBefore, codeBefore !== device.code);
+    await app.sensors.deviceChanged(enterpriseId, device.code);
     return ok(request, device, 'sensor.saved');
   });
   api.delete('/:id', { config: sensor('delete'), schema: { tags, summary: 'Remove a device with its readings', params: idParams } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     const device = await service.deleteSensor(db, enterpriseId, request.params.id);
-    app.sensors.deviceChanged(enterpriseId, device.code, true);
+    await app.sensors.deviceChanged(enterpriseId, device.code, true);
     return ok(request, null, 'sensor.deleted');
   });
   api.post('/:id/credentials', { config: sensor('edit'), schema: { tags, summary: 'Make the device new credentials (the old ones stop at once); the password is shown only in this answer', params: idParams } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     const made = await service.makeCredentials(db, enterpriseId, request.params.id);
-    app.sensors.deviceChanged(enterpriseId, made.device.code, true);
+    await app.sensors.deviceChanged(enterpriseId, made.device.code, true);
     const credentials: SensorCredentials = { host: app.sensors.brokerAddress ?? '', topic: made.topic, username: made.username, password: made.password };
     return ok(request, credentials, 'sensor.credentialsMade');
   });
   api.post('/:id/credentials/revoke', { config: sensor('edit'), schema: { tags, summary: 'Revoke the device\'s credentials: it is disconnected and what it still sends is refused', params: idParams } }, async (request) => {
     const enterpriseId = requireEnterprise(request).id;
     const device = await service.revokeCredentials(db, enterpriseId, request.params.id);
-    app.sensors.deviceChanged(enterpriseId, device.code, true);
+    await app.sensors.deviceChanged(enterpriseId, device.code, true);
     return ok(request, null, 'sensor.credentialsRevoked');
   });
   api.get('/:id/series', { config: sensor('query'), schema: { tags, summary: 'A period of readings as buckets of min / max / mean made by the database (1h, 24h, 7d, 30d)', params: idParams, querystring: sensorSeriesQuery } }, async (request) =>

@@ -1,4 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -308,5 +313,70 @@ describe('the embedded broker (no MQTT_URL)', () => {
     const playedNow = async () =>
       Number((await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from (select device_id from sensor_readings where device_id = any(${ids}::int[]) and at > now() - interval '2 minutes' group by 1 having count(*) >= 2) p`))[0].n);
     await expect.poll(playedNow, { timeout: 15_000 }).toBe(played.length);
+  });
+});
+
+/** A free port on loopback. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('Mosquitto with accounts: its password file kept in step with the credentials', () => {
+  let mosquitto: ChildProcess;
+  let url: string;
+  let dir: string;
+  const ingest = { username: 'console-ingest', password: randomBytes(12).toString('hex') };
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mosquitto-'));
+    const port = await freePort();
+    url = `mqtt://127.0.0.1:${port}`;
+    // The machine's Mosquitto binary with the README's configuration: no anonymous clients, each device its own topic.
+    await writeFile(join(dir, 'passwords'), '');
+    await writeFile(join(dir, 'acl'), `user ${ingest.username}\ntopic read sensors/#\n\npattern write sensors/%u\n`);
+    await writeFile(join(dir, 'mosquitto.conf'), [`pid_file ${join(dir, 'pid')}`, `listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${join(dir, 'passwords')}`, `acl_file ${join(dir, 'acl')}`, 'persistence false',
+      // Started as root (CI), it would drop to its own user, who may not write this test's folder; as anyone else, the line is ignored.
+      'user root'].join('\n') + '\n');
+    mosquitto = spawn('mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+    for (let i = 0; i < 50; i++) {
+      if (await new Promise((resolve) => { const s = createServer(); s.once('error', () => resolve(true)); s.listen(port, '127.0.0.1', () => s.close(() => resolve(false))); })) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  afterAll(() => {
+    mosquitto?.kill();
+  });
+
+  const group = `p${tag()}`;
+  it('lets a device in with the credentials made for it, to its own topic only, and out once revoked', async () => {
+    // The broker's port is known only now: a server of its own on it, with the file to keep.
+    const test = await createTestApp({
+      mqttUrl: `mqtt://${ingest.username}:${ingest.password}@${new URL(url).host}`,
+      mqttClientId: `console-test-${group}-own`,
+      mqttShareGroup: group,
+      mosquittoPasswordFile: join(dir, 'passwords'),
+      mosquittoPidFile: join(dir, 'pid'),
+    });
+    try {
+      const ids = await demoEnterpriseIds(test.app);
+      const api = as(test.app, await login(test.app, 'admin'), ids.water);
+      await brokerConnected(api);
+      const { device, credentials } = await addDevice(api, test.database.db, ids.water, { code: `A-${tag()}`, name: '压力计', kind: 'pressure' });
+      const options = { protocolVersion: 5 as const, username: credentials.username, password: credentials.password };
+      await publishAll(url, credentials.topic, [JSON.stringify({ value: 0.3, ts: Date.now() - 1000 })], options);
+      await expect.poll(() => stored(test.database.db, device.id), { timeout: 10_000 }).toBe(1);
+      await expect(publishAll(url, credentials.topic, ['1'], { ...options, password: 'wrong' })).rejects.toThrow(/Bad User Name or Password|Not authorized/i);
+      // Another device's topic: the broker's ACL refuses it (MQTT 5 says so in the acknowledgement).
+      const other = await addDevice(api, test.database.db, ids.water, { code: `B-${tag()}`, name: '压力计', kind: 'pressure' });
+      await expect(publishAll(url, other.credentials.topic, [JSON.stringify({ value: 0.3 })], options)).rejects.toThrow(/Not authorized|135/i);
+      expect(await stored(test.database.db, other.device.id)).toBe(0);
+      expect((await api({ method: 'POST', url: `/api/sensors/${device.id}/credentials/revoke` })).statusCode).toBe(200);
+      await expect.poll(() => publishAll(url, credentials.topic, ['1'], options).then(() => 'in', (error: Error) => error.message), { timeout: 5_000 }).toMatch(/Bad User Name or Password|Not authorized/i);
+    } finally {
+      await test.close();
+    }
   });
 });

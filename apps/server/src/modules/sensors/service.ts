@@ -20,7 +20,7 @@ import { likePattern } from '../../db/like.ts';
 import { sensorDevices, sensorRefusals } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { pipesNear } from '../pipelines/nearby.ts';
-import { deviceUser, hashSecret } from './credentials.ts';
+import { deviceUser, hashSecret, mosquittoHash } from './credentials.ts';
 import { sensorTopic } from './ingest.ts';
 
 /** The networks a kind of device is put on, in order of preference, when its nearest pipe is found. */
@@ -207,13 +207,13 @@ export async function deleteSensor(db: Db, enterpriseId: number, id: number) {
 export async function makeCredentials(db: Db, enterpriseId: number, id: number) {
   const device = await getSensor(db, enterpriseId, id);
   const password = randomBytes(18).toString('base64url');
-  await db.update(sensorDevices).set({ credentialHash: hashSecret(password) }).where(and(eq(sensorDevices.enterpriseId, enterpriseId), eq(sensorDevices.id, id)));
+  await db.update(sensorDevices).set({ credentialHash: hashSecret(password), brokerHash: mosquittoHash(password) }).where(and(eq(sensorDevices.enterpriseId, enterpriseId), eq(sensorDevices.id, id)));
   return { device, username: deviceUser(enterpriseId, device.code), password, topic: device.topic };
 }
 
 export async function revokeCredentials(db: Db, enterpriseId: number, id: number) {
   const device = await getSensor(db, enterpriseId, id);
-  await db.update(sensorDevices).set({ credentialHash: null }).where(and(eq(sensorDevices.enterpriseId, enterpriseId), eq(sensorDevices.id, id)));
+  await db.update(sensorDevices).set({ credentialHash: null, brokerHash: null }).where(and(eq(sensorDevices.enterpriseId, enterpriseId), eq(sensorDevices.id, id)));
   return device;
 }
 

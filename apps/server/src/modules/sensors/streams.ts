@@ -5,6 +5,7 @@ import type { ConsoleMetrics } from '../metrics/registry.ts';
 import { EmbeddedBroker } from './broker.ts';
 import { INGEST_USER } from './credentials.ts';
 import { SensorIngest } from './ingest.ts';
+import { MosquittoPasswords } from './mosquittoFile.ts';
 import { SensorSimulator } from './simulator.ts';
 
 /**
@@ -17,6 +18,7 @@ export class SensorStreams {
   broker: EmbeddedBroker | null = null;
   ingest: SensorIngest | null = null;
   private simulator: SensorSimulator | null = null;
+  private passwords: MosquittoPasswords | null = null;
   /** Where devices publish, as the console tells them (null: no broker). */
   brokerAddress: string | null = null;
 
@@ -41,6 +43,11 @@ export class SensorStreams {
       const topic = config.mqttProtocol === 5 ? `$share/${config.mqttShareGroup}/sensors/+/+` : 'sensors/+/+';
       this.ingest = new SensorIngest(this.db, { ...ingestOptions, url: url.toString(), username, password, protocolVersion: config.mqttProtocol, topic }, this.log, this.metrics, this.onChanged);
       this.brokerAddress = `${url.protocol}//${url.host}`;
+      if (config.mosquittoPasswordFile) {
+        // The broker learns this server's account (and every device's) before the server connects.
+        this.passwords = new MosquittoPasswords(this.db, config.mosquittoPasswordFile, config.mosquittoPidFile, username && password ? { username, password } : null, this.log);
+        await this.passwords.write().catch((error) => this.log.error({ err: error }, 'writing Mosquitto\'s password file failed'));
+      }
       await this.ingest.start();
       return;
     }
@@ -70,10 +77,12 @@ export class SensorStreams {
     this.simulator.start();
   }
 
-  /** A device made, changed, removed or its credentials changed. */
-  deviceChanged(enterpriseId: number, code: string, credentialsChanged = false) {
+  /** A device made, changed, removed or its credentials changed: the broker's accounts follow before the answer. */
+  async deviceChanged(enterpriseId: number, code: string, credentialsChanged = false) {
     this.ingest?.forget(enterpriseId, code);
-    if (credentialsChanged) this.broker?.disconnect(enterpriseId, code);
+    if (!credentialsChanged) return;
+    this.broker?.disconnect(enterpriseId, code);
+    await this.passwords?.write();
   }
 
   async close() {
