@@ -13,6 +13,13 @@ import { PipeRiskPanel } from '../pipeRisk/PipeRiskPanel.tsx';
 import { PIPE_RISK_DRAWER_WIDTH } from '../pipeRisk/PipeRiskDrawer.tsx';
 import { useSession } from '../../stores/session.ts';
 import { materialLabel } from '../../utils/format.ts';
+import { sensorApi } from '../../api/sensors.ts';
+import { usePermission } from '../../components/Authorized.tsx';
+import { later } from '../../components/later.tsx';
+import { sensorFeatures } from '../sensors/sensorState.ts';
+
+// The devices on a picked pipe load with its drawer.
+const PipeSensors = later(() => import('../sensors/PipeSensors.tsx').then((m) => m.PipeSensors));
 
 /**
  * All project areas and the whole network of the enterprise, with a layer switcher and legend; the
@@ -29,6 +36,10 @@ export default function EnterpriseMapPage() {
   const [riskPipe, setRiskPipe] = useState<number | null>(null);
   const riskDetail = useQuery({ queryKey: ['pipe-risk', enterpriseID, 'one', riskPipe], queryFn: () => pipeRiskApi.get(riskPipe!), enabled: riskPipe !== null });
   const byRisk = visibility.colourBy === 'risk';
+  const canSeeSensors = usePermission()('sensor', 'query');
+  const [sensorsOn, setSensorsOn] = useState(false);
+  const sensors = useQuery({ queryKey: ['sensors', enterpriseID, 'places'], queryFn: sensorApi.places, enabled: sensorsOn && canSeeSensors, refetchInterval: 10_000 });
+  const overlays = useMemo(() => (sensorsOn && sensors.data ? [{ key: 'sensors', features: sensorFeatures(sensors.data.result, t) }] : []), [sensorsOn, sensors.data, t]);
   const areas = useMemo(() => (projects.data?.result ?? []).map((p) => ({ id: p.id, name: p.name, area: p.area })), [projects.data]);
   // Only the networks the enterprise has in its projects are offered in the legend.
   const networks = useMemo(() => {
@@ -47,7 +58,7 @@ export default function EnterpriseMapPage() {
         </Card>
       )}
       <div style={{ position: 'relative', flex: '1 1 0', minWidth: 0 }}>
-      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} highlight={riskPipe !== null ? (riskDetail.data?.result.geometry ?? null) : null} coveredRight={riskPipe !== null ? PIPE_RISK_DRAWER_WIDTH : 0} />
+      <MapView settings={settings.data.result} areas={areas} visibility={visibility} height="calc(100vh - 150px)" onPipeClick={setPicked} overlays={overlays} highlight={riskPipe !== null ? (riskDetail.data?.result.geometry ?? null) : null} coveredRight={riskPipe !== null ? PIPE_RISK_DRAWER_WIDTH : 0} />
       <Card size="small" title={t('map.layers')} style={{ position: 'absolute', top: 12, right: 12, width: 220 }} data-testid="layer-switcher">
         <Space direction="vertical" style={{ width: '100%' }}>
           <Space>
@@ -58,6 +69,12 @@ export default function EnterpriseMapPage() {
             <Switch size="small" aria-label={t('map.areas')} checked={visibility.areas} onChange={(areasOn) => setVisibility((v) => ({ ...v, areas: areasOn }))} />
             {t('map.areas')}
           </Space>
+          {canSeeSensors && (
+            <Space>
+              <Switch size="small" aria-label={t('sensors.layer')} checked={sensorsOn} onChange={setSensorsOn} data-testid="layer-sensors" />
+              {t('sensors.layer')}
+            </Space>
+          )}
           <Space>
             <Switch size="small" aria-label={t('pipeRisk.riskMap')} checked={byRisk} onChange={(on) => setVisibility((v) => ({ ...v, colourBy: on ? 'risk' : 'network' }))} data-testid="layer-risk" />
             {t('pipeRisk.riskMap')}
@@ -100,6 +117,7 @@ export default function EnterpriseMapPage() {
             <Descriptions.Item label={t('pipeline.installYear')}>{String(picked.installYear ?? '-')}</Descriptions.Item>
           </Descriptions>
         )}
+        {picked && canSeeSensors && <PipeSensors pipeId={String(picked.pipeId)} />}
       </Drawer>
     </div>
   );

@@ -3,6 +3,7 @@ import { Button, Card, Input, Select, Skeleton, Space, Table, Typography } from 
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { SENSOR_KINDS, SENSOR_STATES, type BBox, type SensorKind, type SensorState } from '@console/contract';
 import { mapApi } from '../../api/map.ts';
 import { sensorApi, type Sensor } from '../../api/sensors.ts';
@@ -37,7 +38,8 @@ export default function SensorsPage() {
   const enterpriseID = useSession((s) => s.enterpriseID);
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState(1);
-  const [currentId, setCurrentId] = useState<number | null>(null);
+  // Opened from elsewhere (a pipe's drawer) on one device.
+  const [currentId, setCurrentId] = useState<number | null>((useLocation().state as { sensorId?: number } | null)?.sensorId ?? null);
   const [adding, setAdding] = useState(false);
   const addOpened = useOpenedOnce(adding);
 

@@ -2,6 +2,8 @@
 const messages = {
   kind: { gas: 'Combustible gas', pressure: 'Pressure', flow: 'Flow', level: 'Well level', cover: 'Well cover tilt', temperature: 'Temperature' },
   state: { new: 'No reading yet', normal: 'Normal', warning: 'Warning', alarm: 'Alarm', silent: 'Silent', fault: 'Fault' },
+  onPipe: 'Sensors on this pipe: {{count}}',
+  layer: 'Sensors',
   allKinds: 'All kinds',
   allStates: 'All states',
   search: 'Code, name, pipe or gateway',

@@ -2,6 +2,8 @@
 const messages = {
   kind: { gas: '可燃气体', pressure: '压力', flow: '流量', level: '井内液位', cover: '井盖倾角', temperature: '温度' },
   state: { new: '尚无读数', normal: '正常', warning: '预警', alarm: '报警', silent: '离线', fault: '故障' },
+  onPipe: '该管线上的传感器：{{count}} 台',
+  layer: '传感器',
   allKinds: '全部类型',
   allStates: '全部状态',
   search: '编号、名称、管线或网关',
