@@ -24,6 +24,11 @@ CREATE TABLE "sensor_devices" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "sensor_ingest_nodes" (
+	"client_id" text PRIMARY KEY NOT NULL,
+	"seen_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "sensor_readings" (
 	"device_id" integer NOT NULL,
 	"at" timestamp with time zone NOT NULL,

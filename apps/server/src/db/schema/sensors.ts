@@ -76,3 +76,13 @@ export const sensorRefusals = pgTable(
   },
   (t) => [primaryKey({ columns: [t.enterpriseId, t.code, t.reason] })],
 );
+
+/**
+ * The servers taking readings through a shared subscription, each seen every few seconds: a server
+ * that stops leaves the share to the others only when another is there (modules/sensors/ingest.ts),
+ * so the last one keeps its session subscribed and the broker keeps what comes meanwhile.
+ */
+export const sensorIngestNodes = pgTable('sensor_ingest_nodes', {
+  clientId: text('client_id').primaryKey(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
+});

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SensorRefusal } from '@console/contract';
-import type { Db } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.ts';
 import type { ConsoleMetrics } from '../metrics/registry.ts';
 import { readPayload } from './payload.ts';
 import { findDevices, markSilent, ReadingStore, type BatchReading, type BatchRefusal, type KnownDevice } from './store.ts';
@@ -45,7 +46,16 @@ interface Bucket {
   at: number;
 }
 
-export interface IngestOptions extends Omit<SubscriberOptions, 'onMessage' | 'onState'> {}
+export interface IngestOptions extends Omit<SubscriberOptions, 'onMessage' | 'onState'> {
+  /** The subscription is shared with the console's other servers (MQTT 5 `$share`). */
+  shared: boolean;
+}
+
+/** A server taking a share says so this often; one not heard for NODE_GONE_MS is gone. */
+const NODE_BEAT_MS = 10_000;
+const NODE_GONE_MS = 30_000;
+/** The advisory lock's first key: servers leaving a share take turns. */
+const LEAVING_LOCK = 0x5e75;
 
 export class SensorIngest {
   private readonly store: ReadingStore;
@@ -59,11 +69,12 @@ export class SensorIngest {
   /** Throttled and unreadable-topic messages counted since the last batch (acknowledged at once). */
   private throttled = new Map<string, BatchRefusal>();
   private readonly silentSweep: NodeJS.Timeout;
+  private readonly beat: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(
     private readonly db: Db,
-    options: IngestOptions,
+    private readonly options: IngestOptions,
     private readonly log: FastifyBaseLogger,
     private readonly metrics: ConsoleMetrics,
     /** An enterprise whose devices changed state: its alert rules are checked soon. */
@@ -81,6 +92,31 @@ export class SensorIngest {
       },
     });
     this.silentSweep = setInterval(() => void this.sweepSilent(), SILENT_SWEEP_MS).unref();
+    if (options.shared) {
+      const beat = () => void db.execute(sql`insert into sensor_ingest_nodes (client_id, seen_at) values (${options.clientId}, now()) on conflict (client_id) do update set seen_at = now()`).catch(() => {});
+      this.beat = setInterval(beat, NODE_BEAT_MS).unref();
+      beat();
+    }
+  }
+
+  /**
+   * Leaving a shared subscription: when another server is there, this one unsubscribes first (the
+   * broker sends its share to the others from then on, instead of keeping it for this session) and
+   * stores what it holds; the last server stays subscribed, so what comes while it is down waits
+   * on the broker. One server leaves at a time (an advisory lock), so two stopping at once do not
+   * both leave. Answers whether it left.
+   */
+  private async leaveShare(): Promise<boolean> {
+    const { clientId } = this.options;
+    const others = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${LEAVING_LOCK}, 0)`);
+      await tx.execute(sql`delete from sensor_ingest_nodes where client_id = ${clientId}`);
+      const [row] = await queryRows<{ n: number }>(tx as unknown as Db, sql`select count(*)::int as n from sensor_ingest_nodes where seen_at > now() - make_interval(secs => ${NODE_GONE_MS / 1000})`);
+      return Number(row.n);
+    });
+    if (!others) return false;
+    await this.subscriber.unsubscribe();
+    return true;
   }
 
   /** Connects; with `wait`, resolves once subscribed. */
@@ -98,8 +134,12 @@ export class SensorIngest {
   }
 
   async close() {
-    this.closed = true;
     clearInterval(this.silentSweep);
+    if (this.beat) clearInterval(this.beat);
+    // A server handing its share to the others stores (and acknowledges) what it holds before it goes.
+    const left = this.options.shared ? await this.leaveShare().catch(() => false) : false;
+    if (left) await Promise.race([this.drain().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.flushing?.catch(() => {});
     // What is still pending is not acknowledged: the broker sends it again to the session.

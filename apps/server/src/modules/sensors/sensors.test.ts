@@ -268,6 +268,46 @@ describe('the server stopped while devices publish', () => {
   });
 });
 
+describe('two servers of one console sharing the stream (MQTT 5 shared subscription)', () => {
+  let test: TestApp;
+  let second: Awaited<ReturnType<typeof buildApp>> | null = null;
+  const group = `two${tag()}`;
+  beforeAll(async () => {
+    test = await createTestApp({ mqttUrl: BROKER, mqttClientId: `console-test-${group}-a`, mqttShareGroup: group });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await test.close();
+  });
+
+  it('handles each reading once, and the one left takes everything when the other stops', async () => {
+    const config = { ...readConfig({}), webDist: '/nonexistent', dataDir: test.dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: test.ownerUrl, mqttListen: null, mqttUrl: BROKER, mqttClientId: `console-test-${group}-b`, mqttShareGroup: group };
+    second = await buildApp({ config, database: test.database });
+    const ids = await demoEnterpriseIds(test.app);
+    const api = as(test.app, await login(test.app, 'admin'), ids.water);
+    await brokerConnected(api);
+    await brokerConnected(as(second, await login(second, 'admin'), ids.water));
+    const { device, credentials } = await addDevice(api, test.database.db, ids.water, { code: `T2-${tag()}`, name: '流量计', kind: 'flow' });
+    const t = Date.now() - 3_600_000;
+    // (Within the device's burst allowance on each server: a flood would be throttled, as it should.)
+    await publishAll(BROKER, credentials.topic, Array.from({ length: 60 }, (_, i) => JSON.stringify({ value: i, ts: t + i * 1000 })));
+    await expect.poll(() => stored(test.database.db, device.id), { timeout: 10_000 }).toBe(60);
+    // Once each: no reading came to both (a second copy would be counted a duplicate).
+    expect(await refusals(api, device.code)).toEqual({});
+    const counted = async (app: typeof second) => (await app!.metrics.registry.getSingleMetricAsString('console_sensor_readings_total')).match(/console_sensor_readings_total (\d+)/)?.[1];
+    const [a, b] = [Number(await counted(test.app)), Number(await counted(second))];
+    expect(a + b).toBeGreaterThanOrEqual(60);
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(0);
+    // The second server stops (its session stays on the broker): the first takes every reading after.
+    await second.close();
+    second = null;
+    await publishAll(BROKER, credentials.topic, Array.from({ length: 40 }, (_, i) => JSON.stringify({ value: i, ts: t + 100_000 + i * 1000 })));
+    await expect.poll(() => stored(test.database.db, device.id), { timeout: 15_000 }).toBe(100);
+    expect(await refusals(api, device.code)).toEqual({});
+  });
+});
+
 describe('the embedded broker (no MQTT_URL)', () => {
   const demo = useDemoServer({ mqttListen: { host: '127.0.0.1', port: 0 } });
   let api: ReturnType<typeof as>;

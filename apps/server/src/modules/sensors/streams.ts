@@ -41,7 +41,7 @@ export class SensorStreams {
       url.password = '';
       // MQTT 5 shares the stream among the console's servers; 3.1.1 (no shared subscriptions in the standard) has each server take all.
       const topic = config.mqttProtocol === 5 ? `$share/${config.mqttShareGroup}/sensors/+/+` : 'sensors/+/+';
-      this.ingest = new SensorIngest(this.db, { ...ingestOptions, url: url.toString(), username, password, protocolVersion: config.mqttProtocol, topic }, this.log, this.metrics, this.onChanged);
+      this.ingest = new SensorIngest(this.db, { ...ingestOptions, url: url.toString(), username, password, protocolVersion: config.mqttProtocol, topic, shared: config.mqttProtocol === 5 }, this.log, this.metrics, this.onChanged);
       this.brokerAddress = `${url.protocol}//${url.host}`;
       if (config.mosquittoPasswordFile) {
         // The broker learns this server's account (and every device's) before the server connects.
@@ -67,7 +67,7 @@ export class SensorStreams {
     this.brokerAddress = `mqtt://${everywhere ? new URL(config.consoleUrl).hostname : host}:${broker.port}`;
     this.ingest = new SensorIngest(
       this.db,
-      { ...ingestOptions, url: `mqtt://${host}:${broker.port}`, username: INGEST_USER, password: broker.ingestPassword, protocolVersion: 4, topic: 'sensors/+/+' },
+      { ...ingestOptions, url: `mqtt://${host}:${broker.port}`, username: INGEST_USER, password: broker.ingestPassword, protocolVersion: 4, topic: 'sensors/+/+', shared: false },
       this.log,
       this.metrics,
       this.onChanged,

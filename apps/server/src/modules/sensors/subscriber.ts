@@ -60,6 +60,22 @@ export class MqttSubscriber {
     return wait ? this.connectedOnce : Promise.resolve();
   }
 
+  private unsubscribed: (() => void) | null = null;
+
+  /** Leaves the subscription (the broker sends nothing more to this session); resolves when the broker says so, or after 2 s. */
+  unsubscribe(): Promise<void> {
+    const socket = this.socket;
+    if (!socket || !this.connected) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2_000);
+      this.unsubscribed = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.send(socket, { cmd: 'unsubscribe', messageId: 2, unsubscriptions: [this.options.topic] } as Packet);
+    });
+  }
+
   pause() {
     this.socket?.pause();
   }
@@ -152,6 +168,10 @@ export class MqttSubscriber {
           this.options.onMessage({ topic: publish.topic, payload, ack });
           return;
         }
+        case 'unsuback':
+          this.unsubscribed?.();
+          this.unsubscribed = null;
+          return;
         case 'pubrel':
           // Not subscribed at QoS 2, but a broker may still finish one it began.
           this.send(socket, { cmd: 'pubcomp', messageId: packet.messageId } as Packet);
