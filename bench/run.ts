@@ -15,7 +15,8 @@
  *  5. construction sites measured against the pipes, against PostGIS geography, with a check (bench/construction.ts);
  *  6. composite pipe risk over the network on PGlite against PostgreSQL (bench/pipeRisk.ts);
  *  7. audited writes against the same server with AUDIT_TRAIL=off (bench/audit.ts);
- *  8. heavy reads from a streaming replica beside the primary (bench/replica.ts).
+ *  8. heavy reads from a streaming replica beside the primary (bench/replica.ts);
+ *  9. sensor readings through Mosquitto against a bare subscriber writing by COPY (bench/sensors.ts).
  * Peers are skipped (and say so) where ogr2ogr or PostGIS is not installed.
  * BENCH_PIPES changes the size; BENCH_DATABASE_URL the PostgreSQL server (default the local one).
  */
@@ -45,14 +46,15 @@ import { benchPipeRisk } from './pipeRisk.ts';
 import { benchRequestLogging } from './logging.ts';
 import { benchAuditedWrites } from './audit.ts';
 import { benchReplicaReads } from './replica.ts';
+import { benchSensorIngest } from './sensors.ts';
 import { emptyServerDatabase, freshDatabase, hasCommand, mb, percentile, postgisAvailable, seconds, withPeakMemory } from './support.ts';
 import { compareWithHelloWorld, CONNECTIONS, describeLoad, load, loadEach, openLoop, settled, signedInHeaders, startConsoleServer, startHelloWorld, type Load, type Running } from './api.ts';
 
 const run = promisify(execFile);
 const PIPES = Number(process.env.BENCH_PIPES ?? 1_000_000);
 const ZOOMS = (process.env.BENCH_ZOOMS ?? '10,12,14,16').split(',').map(Number);
-/** Which parts run (all by default): console, api, settlement, construction, risk, audit, replica; the pipe parts (import, list, tiles) always do. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,logging,settlement,construction,risk,audit,replica').split(','));
+/** Which parts run (all by default): console, api, settlement, construction, risk, audit, replica, sensors; the pipe parts (import, list, tiles) always do. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'console,api,logging,settlement,construction,risk,audit,replica,sensors').split(','));
 
 
 /** The upload limit raised for the generated file (a utility's 1,000,000 segments are ~330 MB of GeoJSON). */
@@ -586,6 +588,7 @@ async function main() {
     if (PARTS.has('logging')) await benchRequestLogging(say);
     if (PARTS.has('audit')) await benchAuditedWrites(say);
     if (PARTS.has('replica')) await benchReplicaReads(say);
+    if (PARTS.has('sensors')) await benchSensorIngest();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,216 @@
+/**
+ * Sensor readings through the machine's Mosquitto (npm run bench:sensors, or a part of npm run bench):
+ * 10,000 devices publishing at BENCH_SENSOR_RATE readings a second (default 20,000) for
+ * BENCH_SENSOR_SECONDS (default 300), QoS 1, each with its own time; ours is the console's server
+ * as `npm start` runs it on the PostgreSQL server (MQTT_URL, its persistent shared session,
+ * batches acknowledged once stored); the peer is a bare MQTT subscriber (MQTT.js, acknowledging on
+ * arrival) writing the same readings by COPY into a table with the same key, in a process of its
+ * own. Both get the same load, one after the other; printed: readings stored a second over the
+ * run, the lag from a reading's time to its being stored (ours: the server's histogram, p50 and p99
+ * as bucket bounds; the peer: measured per batch), the server's memory every 30 s, and CPU-seconds
+ * of each process and of the database.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+import pg from 'pg';
+import { cpuSeconds, postgresServer } from './cpu.ts';
+import { startConsoleServer } from './api.ts';
+import { emptyServerDatabase, mb } from './support.ts';
+
+const BROKER = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const RATE = Number(process.env.BENCH_SENSOR_RATE ?? 20_000);
+const SECONDS = Number(process.env.BENCH_SENSOR_SECONDS ?? 300);
+const DEVICES = 10_000;
+const PUBLISHERS = 4;
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+interface Published {
+  sent: number;
+  acked: number;
+  seconds: number;
+}
+
+/** Publishes RATE readings a second round the devices for SECONDS, QoS 1, from PUBLISHERS connections; answers what was sent and acknowledged. */
+async function publishLoad(enterpriseId: number, codes: string[], tag: string): Promise<Published> {
+  const clients = await Promise.all(Array.from({ length: PUBLISHERS }, (_, i) => mqtt.connectAsync(BROKER, { protocolVersion: 5, clientId: `bench-pub-${tag}-${i}`, reconnectPeriod: 0 })));
+  let sent = 0;
+  let acked = 0;
+  const started = Date.now();
+  const tickMs = 10;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = Date.now() - started;
+      if (elapsed >= SECONDS * 1000) {
+        clearInterval(timer);
+        resolve();
+        return;
+      }
+      // Whatever the rate says should have gone by now (a late tick catches up).
+      const due = Math.floor((elapsed / 1000) * RATE) - sent;
+      for (let i = 0; i < due; i++, sent++) {
+        const code = codes[sent % codes.length];
+        const client = clients[sent % PUBLISHERS];
+        client.publish(`sensors/${enterpriseId}/${code}`, `{"value":${(0.3 + (sent % 100) / 1000).toFixed(3)},"ts":${Date.now()}}`, { qos: 1 }, (error) => {
+          if (!error) acked++;
+        });
+      }
+    }, tickMs);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await Promise.all(clients.map((c) => c.endAsync()));
+  return { sent, acked, seconds: (Date.now() - started) / 1000 };
+}
+
+/** A Prometheus counter's and histogram's values from the server's /metrics. */
+async function serverMetrics(url: string) {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const stored = Number(/^console_sensor_readings_total (\S+)$/m.exec(text)?.[1] ?? 0);
+  const buckets = [...text.matchAll(/^console_sensor_store_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])] as const);
+  return { stored, buckets };
+}
+
+/** The upper bound of the bucket holding quantile q (a histogram's honest answer). */
+function bucketQuantile(buckets: (readonly [number, number])[], q: number) {
+  const total = buckets.at(-1)?.[1] ?? 0;
+  const bound = buckets.find(([, n]) => n >= q * total);
+  return bound ? bound[0] : Infinity;
+}
+
+/** The bare peer in a process of its own: MQTT.js subscriber, acknowledging on arrival, COPY per batch into `peer_readings`. */
+const PEER_SCRIPT = `
+import mqtt from 'mqtt';
+import pg from 'pg';
+import { from } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+const [url, broker, clientId, idsJson] = process.argv.slice(1);
+const ids = new Map(Object.entries(JSON.parse(idsJson)));
+const db = new pg.Client({ connectionString: url });
+await db.connect();
+let rows = [];
+let stored = 0;
+const lags = [];
+let writing = false;
+async function flush() {
+  if (writing || !rows.length) return;
+  writing = true;
+  const batch = rows; rows = [];
+  const text = batch.map((r) => r.slice(0, 3).join('\\t')).join('\\n') + '\\n';
+  await pipeline(Readable.from([text]), db.query(from('copy peer_readings (device_id, at, value) from stdin')));
+  stored += batch.length;
+  const now = Date.now();
+  for (let i = 0; i < batch.length; i += 50) lags.push(now - batch[i][3]);
+  writing = false;
+}
+setInterval(() => void flush().catch((e) => { console.error(e.message); process.exit(1); }), 50);
+setInterval(() => process.stdout.write(JSON.stringify({ stored, lags: lags.splice(0) }) + '\\n'), 1000);
+const client = await mqtt.connectAsync(broker, { protocolVersion: 5, clientId, clean: true });
+client.on('message', (topic, payload) => {
+  const id = ids.get(topic.slice(topic.lastIndexOf('/') + 1));
+  if (id === undefined) return;
+  const r = JSON.parse(payload.toString());
+  rows.push([id, new Date(r.ts).toISOString(), r.value, r.ts]);
+});
+await client.subscribeAsync('sensors/+/+', { qos: 1 });
+process.stdout.write('ready\\n');
+`;
+
+export async function benchSensorIngest() {
+  const tag = randomBytes(3).toString('hex');
+  console.log(`\nSensor readings through Mosquitto (${BROKER}): ${DEVICES.toLocaleString('en-US')} devices, ${RATE.toLocaleString('en-US')} readings/s asked for ${SECONDS} s, QoS 1, ${PUBLISHERS} publishing connections in the bench's process`);
+  const scratch = await emptyServerDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-sensors-'));
+  const admin = new pg.Client({ connectionString: scratch.url });
+  try {
+    const server = await startConsoleServer({
+      dataDir,
+      databaseUrl: scratch.url,
+      env: { MQTT_URL: BROKER, MQTT_CLIENT_ID: `bench-console-${tag}`, MQTT_SHARE_GROUP: `bench${tag}`, METRICS_TOKEN, ALERT_CHECK_DELAY_S: '1', MQTT_LISTEN: 'off' },
+    });
+    await admin.connect();
+    const [{ id: enterpriseId }] = (await admin.query<{ id: number }>(`select id from enterprises order by id limit 1`)).rows;
+    // The devices, as an import would leave them: pressure meters on a grid over the demo city, credentials made.
+    await admin.query(
+      `insert into sensor_devices (enterprise_id, code, name, kind, lon, lat, interval_seconds, thresholds, credential_hash)
+       select $1, 'B-' || lpad(i::text, 5, '0'), 'bench ' || i, 'pressure', 120.15 + (i % 100) * 0.001, 30.18 + (i / 100) * 0.001, 1,
+         '{"belowWarning": 0.2, "belowAlarm": 0.15, "hysteresis": 0.02}', 'bench'
+       from generate_series(1, ${DEVICES}) i`,
+      [enterpriseId],
+    );
+    const devices = (await admin.query<{ id: number; code: string }>(`select id, code from sensor_devices where code like 'B-%' order by id`)).rows;
+    const codes = devices.map((d) => d.code);
+
+    // Ours.
+    const memory: number[] = [];
+    const cpuBefore = await cpuSeconds(server.pid);
+    const database = await postgresServer(scratch.url);
+    const dbBefore = await database.cpuSeconds();
+    const before = await serverMetrics(server.url);
+    const sampler = setInterval(() => void readRss(server.pid!).then((rss) => memory.push(rss), () => {}), 30_000);
+    const published = await publishLoad(enterpriseId, codes, `${tag}o`);
+    // What is still on its way is stored within seconds, or counted as not (the rate is over the run).
+    let after = await serverMetrics(server.url);
+    for (let i = 0; i < 30 && after.stored - before.stored < published.acked; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      after = await serverMetrics(server.url);
+    }
+    clearInterval(sampler);
+    const ours = { stored: after.stored - before.stored, cpu: (await cpuSeconds(server.pid)) - cpuBefore, db: (await database.cpuSeconds()) - dbBefore };
+    const lagBuckets = after.buckets.map(([le, n], i) => [le, n - (before.buckets[i]?.[1] ?? 0)] as const);
+    console.log(`  ours (the console, PostgreSQL): ${Math.round(ours.stored / published.seconds).toLocaleString('en-US')} readings/s stored (${ours.stored.toLocaleString('en-US')} of ${published.sent.toLocaleString('en-US')} sent, ${published.acked.toLocaleString('en-US')} acknowledged by the broker), lag to stored p50 <= ${bucketQuantile(lagBuckets, 0.5)} s, p99 <= ${bucketQuantile(lagBuckets, 0.99)} s (goal p99 < 1 s); ${ours.cpu.toFixed(1)} CPU-s server, ${ours.db.toFixed(1)} CPU-s database`);
+    console.log(`    server memory every 30 s: ${memory.map(mb).join(', ')}`);
+    await server.stop();
+
+    // The peer.
+    await admin.query(`create table peer_readings (device_id int not null, at timestamptz not null, value float8 not null, primary key (device_id, at))`);
+    const ids = Object.fromEntries(devices.map((d) => [d.code, d.id]));
+    const peer = spawn(process.execPath, ['--input-type=module', '-e', PEER_SCRIPT, scratch.url, BROKER, `bench-peer-${tag}`, JSON.stringify(ids)], { cwd: join(import.meta.dirname, '../apps/server'), stdio: ['ignore', 'pipe', 'inherit'] });
+    let peerStored = 0;
+    const peerLags: number[] = [];
+    let ready!: () => void;
+    const isReady = new Promise<void>((resolve) => (ready = resolve));
+    let buffer = '';
+    peer.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let cut;
+      while ((cut = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 1);
+        if (line === 'ready') ready();
+        else if (line.startsWith('{')) {
+          const report = JSON.parse(line) as { stored: number; lags: number[] };
+          peerStored = report.stored;
+          peerLags.push(...report.lags);
+        }
+      }
+    });
+    await isReady;
+    const peerCpuBefore = await cpuSeconds(peer.pid);
+    const peerDbBefore = await database.cpuSeconds();
+    const peerPublished = await publishLoad(enterpriseId, codes, `${tag}p`);
+    for (let i = 0; i < 30 && peerStored < peerPublished.acked; i++) await new Promise((r) => setTimeout(r, 1000));
+    const peerCpu = (await cpuSeconds(peer.pid)) - peerCpuBefore;
+    const peerDb = (await database.cpuSeconds()) - peerDbBefore;
+    peer.kill();
+    const sorted = peerLags.sort((a, b) => a - b);
+    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1000 : NaN);
+    console.log(`  peer (a bare MQTT.js subscriber, COPY per batch): ${Math.round(peerStored / peerPublished.seconds).toLocaleString('en-US')} readings/s stored (${peerStored.toLocaleString('en-US')} of ${peerPublished.sent.toLocaleString('en-US')} sent), lag p50 ${at(0.5).toFixed(2)} s, p99 ${at(0.99).toFixed(2)} s; ${peerCpu.toFixed(1)} CPU-s subscriber, ${peerDb.toFixed(1)} CPU-s database`);
+    console.log(`  ratio ours/peer readings stored a second: ${(ours.stored / published.seconds / (peerStored / peerPublished.seconds)).toFixed(2)} (goal >= 0.7); ours acknowledges only what is stored, the peer on arrival`);
+  } finally {
+    await admin.end().catch(() => {});
+    await scratch.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function readRss(pid: number) {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchSensorIngest();
