@@ -43,5 +43,5 @@ export const personalTokenCreated = z.object({ token: z.string(), item: personal
 export type PersonalTokenCreated = z.infer<typeof personalTokenCreated>;
 
 /** The collections of OGC API Features, one per layer an enterprise publishes. */
-export const OGC_COLLECTION_KINDS = ['pipes', 'projects', 'pois', 'constructionSites', 'riskAreas', 'settlementPoints', 'settlementResults', 'alerts'] as const;
+export const OGC_COLLECTION_KINDS = ['pipes', 'projects', 'pois', 'constructionSites', 'riskAreas', 'settlementPoints', 'settlementResults', 'alerts', 'sensors'] as const;
 export type OgcCollectionKind = (typeof OGC_COLLECTION_KINDS)[number];

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { NETWORK_TYPES, type Language, type NetworkType, type OgcCollectionKind, type PermissionId } from '@console/contract';
+import { NETWORK_TYPES, SENSOR_UNITS, type Language, type NetworkType, type OgcCollectionKind, type PermissionId } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
 
@@ -380,9 +380,44 @@ function settlementResultsOf(enterpriseId: number, dataset: DatasetRow): Collect
   };
 }
 
+/** The devices in the ground with their last reading and state (a point each; a city has thousands, read by the enterprise's index). */
+function sensorsOf(enterpriseId: number): CollectionSource {
+  const point = sql`point(t.lon, t.lat)`;
+  return {
+    id: 'sensors',
+    kind: 'sensors',
+    title: { 'en-US': 'Sensors and their last readings', 'zh-CN': '传感器及其最新读数' },
+    description: {
+      'en-US': 'Gas, pressure, flow, level, cover and temperature devices with the pipe each watches, its last value (in the kind\'s unit), when, and its state',
+      'zh-CN': '可燃气体、压力、流量、液位、井盖与温度设备，及其监测管线、最新读数（按类型单位）、时间与状态',
+    },
+    permission: 'sensor',
+    geometryType: 'Point',
+    from: sql`sensor_devices t`,
+    where: sql`t.enterprise_id = ${enterpriseId}`,
+    key: sql`t.id`,
+    geometry: sql`json_build_object('type', 'Point', 'coordinates', json_build_array(t.lon, t.lat))::text`,
+    inBox: (box) => sql`${point} <@ ${boxOf(box)}`,
+    bounds: sql`min(t.lon) as x0, min(t.lat) as y0, max(t.lon) as x1, max(t.lat) as y1`,
+    time: { start: col('last_at'), type: 'date-time' },
+    properties: [
+      p('code', col('code'), 'string', true),
+      p('name', col('name'), 'string', true),
+      p('kind', col('kind'), 'string', true),
+      p('unit', sql.raw(`case t.kind ${Object.entries(SENSOR_UNITS).map(([kind, unit]) => `when '${kind}' then '${unit}'`).join(' ')} end`), 'string'),
+      p('state', col('state'), 'string', true),
+      p('lastValue', col('last_value'), 'number'),
+      p('lastAt', col('last_at'), 'date-time'),
+      p('pipeId', col('pipe_id'), 'string', true),
+      p('gateway', col('gateway'), 'string', true),
+      p('intervalSeconds', col('interval_seconds'), 'integer'),
+    ],
+  };
+}
+
 /**
  * The enterprise's collections, in the order they are listed: a pipes layer per network it has,
- * then projects, POIs, sites, areas, a points and a results layer per settlement dataset, alerts.
+ * then projects, POIs, sites, areas, a points and a results layer per settlement dataset, alerts, sensors.
  */
 export async function collectionsOf(db: Db, enterpriseId: number): Promise<CollectionSource[]> {
   const networks = await queryRows<{ network_type: NetworkType }>(
@@ -399,6 +434,7 @@ export async function collectionsOf(db: Db, enterpriseId: number): Promise<Colle
     ...RISK_AREA_FAMILIES.map((family) => riskAreasOf(enterpriseId, family)),
     ...datasets.flatMap((d) => [settlementPointsOf(enterpriseId, d), ...(d.analysed ? [settlementResultsOf(enterpriseId, d)] : [])]),
     ...ALERT_FAMILIES.map((family) => alertsOf(enterpriseId, family)),
+    sensorsOf(enterpriseId),
   ];
 }
 
@@ -416,6 +452,7 @@ export async function collectionOf(db: Db, enterpriseId: number, id: string): Pr
   const fixed: Record<string, (e: number) => CollectionSource> = {
     projects: projectsOf,
     pois: poisOf,
+    sensors: sensorsOf,
     'construction-sites': constructionSitesOf,
     ...Object.fromEntries(RISK_AREA_FAMILIES.map((family) => [`risk-areas-${FAMILY_SUFFIX[family]['en-US']}`, (e: number) => riskAreasOf(e, family)])),
     ...Object.fromEntries(ALERT_FAMILIES.map((family) => [`alerts-${FAMILY_SUFFIX[family]['en-US']}`, (e: number) => alertsOf(e, family)])),

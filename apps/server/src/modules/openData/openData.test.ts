@@ -134,7 +134,13 @@ describe('OGC API Features', () => {
     expect((await read('/api/ogc/conformance', token)).json().conformsTo).toContain('http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs');
     const { collections } = (await read('/api/ogc/collections', token)).json();
     const ids = collections.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas-points', 'risk-areas-areas', 'alerts-points', 'alerts-lines', 'alerts-areas']));
+    expect(ids).toEqual(expect.arrayContaining(['pipes-water', 'projects', 'pois', 'construction-sites', 'risk-areas-points', 'risk-areas-areas', 'alerts-points', 'alerts-lines', 'alerts-areas', 'sensors']));
+    // The sensors with their last readings: the enterprise's devices as points, a property asked by name.
+    const devices = (await read('/api/ogc/collections/sensors/items?kind=level&limit=100', token)).json();
+    expect(devices.features.length).toBeGreaterThan(0);
+    expect(devices.features.every((f: { geometry: { type: string }; properties: { kind: string; unit: string } }) => f.geometry.type === 'Point' && f.properties.kind === 'level' && f.properties.unit === 'm')).toBe(true);
+    const [{ n }] = await queryRows<{ n: number }>(demo.database.db, sql`select count(*)::int as n from sensor_devices where enterprise_id = ${demo.ids.water} and kind = 'level'`);
+    expect(devices.features.length).toBe(Number(n));
     expect(ids.some((id: string) => id.startsWith('settlement-points-'))).toBe(true);
     expect(ids.some((id: string) => id.startsWith('settlement-results-'))).toBe(true);
     const pipes = collections.find((c: { id: string }) => c.id === 'pipes-water');
