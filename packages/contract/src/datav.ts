@@ -1,5 +1,6 @@
 import type { AlertState, AlertSummary, IncidentKind } from './alerts.ts';
 import type { RiskLevel } from './riskAreas.ts';
+import type { SensorSummary } from './sensors.ts';
 
 /** The big screen's figures (GET /api/datav/overview): every monitor in one answer. */
 export interface DatavOverview {
@@ -16,6 +17,8 @@ export interface DatavOverview {
     warnings: { id: number; type: string; level: RiskLevel | null; source: string; headline: string | null; end: string; area: { type: string; coordinates: unknown } }[];
   };
   alerts: AlertSummary;
+  /** Devices in the ground by state. */
+  sensors: SensorSummary;
   risk: { assessedAt: string; segments: number; levels: Record<RiskLevel, number>; masked: number } | null;
   /** The newest incidents, for the rolling board. */
   board: { id: number; code: string; kind: IncidentKind; subject: string; level: RiskLevel; state: AlertState; memberCount: number; pipeCount: number; raisedAt: string }[];

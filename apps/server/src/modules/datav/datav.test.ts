@@ -28,6 +28,9 @@ describe('the big screen', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(o.risk.segments).toBeGreaterThan(0);
     expect(o.settlement.datasets).toBe(1);
+    // The sensors' figures are the sensors screen's.
+    expect(o.sensors).toEqual((await water({ method: 'GET', url: '/api/sensors/summary' })).json().result);
+    expect(o.sensors.total).toBeGreaterThan(0);
     expect(o.leaks.delivered).toBeGreaterThan(0);
     expect(o.weather.places.length).toBeGreaterThan(0);
 

@@ -7,6 +7,7 @@ import { siteSummary } from '../construction/service.ts';
 import { leakMetrics } from '../leaks/metrics.ts';
 import { latestRun } from '../pipeRisk/service.ts';
 import { listPlaces } from '../weather/service.ts';
+import { sensorSummary } from '../sensors/service.ts';
 
 /** Diameter classes of the big screen's share chart (mm, upper bounds). */
 const DIAMETER_CLASSES = [
@@ -27,7 +28,7 @@ const diameterClassSql = sql.raw(
  * incidents for the rolling board.
  */
 export async function datavOverview(db: Db, enterpriseId: number, now = new Date()): Promise<DatavOverview> {
-  const [byTypeMaterial, byDiameter, leaks, datasets, sites, places, warnings, alertFigures, risk, recent] = await Promise.all([
+  const [byTypeMaterial, byDiameter, leaks, datasets, sites, places, warnings, alertFigures, risk, recent, sensors] = await Promise.all([
     db.select({ networkType: pipeCounts.networkType, material: pipeCounts.material, pipes: pipeCounts.pipes, lengthM: pipeCounts.lengthM }).from(pipeCounts).where(eq(pipeCounts.enterpriseId, enterpriseId)),
     queryRows<{ class: string; length_m: number }>(db, sql`select ${diameterClassSql} as class, sum(${pipes.lengthM})::float8 as length_m from ${pipes} where ${pipes.enterpriseId} = ${enterpriseId} group by 1`),
     leakMetrics(db, enterpriseId, {}),
@@ -46,6 +47,7 @@ export async function datavOverview(db: Db, enterpriseId: number, now = new Date
     incidentSummary(db, enterpriseId),
     latestRun(db, enterpriseId),
     latestIncidents(db, enterpriseId, 20),
+    sensorSummary(db, enterpriseId),
   ]);
 
   const byType: Record<string, { pipes: number; lengthM: number }> = {};
@@ -77,6 +79,7 @@ export async function datavOverview(db: Db, enterpriseId: number, now = new Date
       warnings: warnings.map((w) => ({ ...w, end: w.end.toISOString() })),
     },
     alerts: alertFigures,
+    sensors,
     risk: risk ? { assessedAt: (risk.finishedAt ?? risk.startedAt).toISOString(), segments: risk.segments ?? 0, levels: risk.levels ?? { I: 0, II: 0, III: 0, IV: 0 }, masked: risk.masked ?? 0 } : null,
     board: recent,
   };

@@ -200,6 +200,14 @@ export default function DatavPage() {
                 <Figure label={t('datav.toReview')} value={o?.construction.byStatus.review ?? 0} color="#ffc53d" />
               </div>
             </Panel>
+            <Panel title={t('datav.sensors')} testId="datav-sensors" height={150}>
+              <div className="datav-figures datav-figures-row">
+                <Figure label={t('datav.devices')} value={o?.sensors.total ?? '-'} />
+                <Figure label={t('datav.alarm')} value={o?.sensors.byState.alarm ?? 0} color="#ff4d4f" />
+                <Figure label={t('datav.warn')} value={o?.sensors.byState.warning ?? 0} color="#ffc53d" />
+                <Figure label={t('datav.outOfOrder')} value={o ? (o.sensors.byState.silent ?? 0) + (o.sensors.byState.fault ?? 0) : '-'} color="#8c8c8c" />
+              </div>
+            </Panel>
           </div>
         </div>
 
