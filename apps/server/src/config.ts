@@ -78,6 +78,8 @@ export interface Config {
   mosquittoPasswordFile?: string;
   /** Mosquitto's pid file (MOSQUITTO_PID_FILE): it is sent SIGHUP to read the password file again. */
   mosquittoPidFile?: string;
+  /** How long the broker keeps this server's session while it is away (MQTT_SESSION_EXPIRY_S, MQTT 5): what arrives meanwhile waits that long. */
+  mqttSessionExpirySeconds: number;
   /** The shared subscription's group (MQTT_SHARE_GROUP): the servers of one console share the stream, each message handled once. */
   mqttShareGroup: string;
 }
@@ -131,6 +133,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttProtocol: env.MQTT_PROTOCOL === '4' ? 4 : 5,
     mqttClientId: env.MQTT_CLIENT_ID || `console-${hostname()}-${port}`,
     mqttShareGroup: env.MQTT_SHARE_GROUP || 'console',
+    mqttSessionExpirySeconds: seconds(env, 'MQTT_SESSION_EXPIRY_S', 7 * 86_400) || 7 * 86_400,
     mosquittoPasswordFile: env.MOSQUITTO_PASSWORD_FILE || undefined,
     mosquittoPidFile: env.MOSQUITTO_PID_FILE || undefined,
   };

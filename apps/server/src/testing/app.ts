@@ -64,7 +64,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logger: App
   const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
   // No assessment of the network behind a test's back (a test asks for one, or sets a delay).
   // No broker either, but where a test asks for one (modules/sensors).
-  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: ownerUrl, mqttListen: null, ...overrides };
+  const config = { ...readConfig({}), webDist: '/nonexistent', dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: ownerUrl, mqttListen: null, mqttSessionExpirySeconds: 120, ...overrides };
   // 'standby': the same scratch database on the hot standby of TEST_DATABASE_READ_URL (scripts/standby.sh).
   if (config.databaseReadUrls[0] === 'standby' && databaseUrl && process.env.TEST_DATABASE_READ_URL) {
     const replica = new URL(process.env.TEST_DATABASE_READ_URL);

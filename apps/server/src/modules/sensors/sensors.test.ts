@@ -242,7 +242,7 @@ describe('the server stopped while devices publish', () => {
   beforeAll(async () => {
     const group = `s${tag()}`;
     test = await createTestApp({ mqttUrl: BROKER, mqttClientId: `console-test-${group}`, mqttShareGroup: group });
-    config = { ...readConfig({}), webDist: '/nonexistent', dataDir: test.dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: test.ownerUrl, mqttListen: null, mqttUrl: BROKER, mqttClientId: `console-test-${group}`, mqttShareGroup: group };
+    config = { ...readConfig({}), webDist: '/nonexistent', dataDir: test.dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: test.ownerUrl, mqttListen: null, mqttSessionExpirySeconds: 120, mqttUrl: BROKER, mqttClientId: `console-test-${group}`, mqttShareGroup: group };
   });
   afterAll(async () => {
     await test.close();
@@ -281,7 +281,7 @@ describe('two servers of one console sharing the stream (MQTT 5 shared subscript
   });
 
   it('handles each reading once, and the one left takes everything when the other stops', async () => {
-    const config = { ...readConfig({}), webDist: '/nonexistent', dataDir: test.dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: test.ownerUrl, mqttListen: null, mqttUrl: BROKER, mqttClientId: `console-test-${group}-b`, mqttShareGroup: group };
+    const config = { ...readConfig({}), webDist: '/nonexistent', dataDir: test.dataDir, riskDelayMs: 0, alertDelayMs: 0, databaseOwnerUrl: test.ownerUrl, mqttListen: null, mqttSessionExpirySeconds: 120, mqttUrl: BROKER, mqttClientId: `console-test-${group}-b`, mqttShareGroup: group };
     second = await buildApp({ config, database: test.database });
     const ids = await demoEnterpriseIds(test.app);
     const api = as(test.app, await login(test.app, 'admin'), ids.water);

@@ -26,6 +26,8 @@ export interface SubscriberOptions {
   topic: string;
   /** Messages the broker may send before any is acknowledged (MQTT 5). */
   receiveMaximum: number;
+  /** How long the broker keeps the session while this server is away (MQTT 5). */
+  sessionExpirySeconds: number;
   /** Packets larger than this are not sent by an MQTT 5 broker (and are dropped here). */
   maximumPacketSize: number;
   onMessage(message: { topic: string; payload: Buffer; ack: () => void }): void;
@@ -33,7 +35,6 @@ export interface SubscriberOptions {
 }
 
 const KEEPALIVE_S = 30;
-const SESSION_EXPIRY_S = 7 * 86_400;
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 15_000;
 
@@ -125,7 +126,7 @@ export class MqttSubscriber {
         ...(this.options.username ? { username: this.options.username } : {}),
         ...(this.options.password ? { password: Buffer.from(this.options.password) } : {}),
         ...(protocolVersion === 5
-          ? { properties: { sessionExpiryInterval: SESSION_EXPIRY_S, receiveMaximum: this.options.receiveMaximum, maximumPacketSize: this.options.maximumPacketSize } }
+          ? { properties: { sessionExpiryInterval: this.options.sessionExpirySeconds, receiveMaximum: this.options.receiveMaximum, maximumPacketSize: this.options.maximumPacketSize } }
           : {}),
       });
     });
