@@ -13,7 +13,7 @@ for (const lang of (process.env.LANGS ?? 'zh-CN,en-US').split(',')) {
     await context.addInitScript({ content: `localStorage.setItem('Access-Token', JSON.stringify({ value: ${JSON.stringify(headers['Access-Token'])}, expire: Date.now() + 86400000 }));
       localStorage.setItem('current_enterprise_id', JSON.stringify({ value: ${enterprise}, expire: null }));` });
     const page = await context.newPage();
-    await page.goto(`${url}${process.env.ROUTE ?? '/sensors'}`);
+    await page.goto(`${url}${process.env.ROUTE ?? '/risk/sensors'}`);
     await page.waitForTimeout(5000);
     await page.screenshot({ path: `/tmp/shot-${lang}-${width}.png` });
     if (process.env.ROW) {

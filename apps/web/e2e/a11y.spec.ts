@@ -7,7 +7,7 @@ import { api, apiLogin, axeFaults as faults, enterpriseIds, PASSWORD, signIn } f
  */
 const SIGNED_IN = [
   '/project/list', '/project/info', '/project/poiControl', '/enterprise/edit', '/enterprise/map', '/enterprise/pipeLine', '/enterprise/users',
-  '/enterprise/applyEnterprise', '/leak', '/settlement', '/weather', '/sensors', '/risk/construction', '/risk/riskProne', '/risk/alerts', '/risk/reports', '/platform/saocom',
+  '/enterprise/applyEnterprise', '/leak', '/settlement', '/weather', '/risk/sensors', '/risk/construction', '/risk/riskProne', '/risk/alerts', '/risk/reports', '/platform/saocom',
   '/system/productionIntroduction', '/system/account', '/system/audit', '/datav',
 ];
 const PLATFORM = ['/system/enterpriseReview'];

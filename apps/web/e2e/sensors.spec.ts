@@ -19,7 +19,7 @@ async function placeOnNetwork(token: string, enterpriseId: number) {
 }
 
 async function openSensors(page: Page) {
-  await page.goto('/sensors');
+  await page.goto('/risk/sensors');
   await expect(page.getByTestId('sensors-page')).toBeVisible();
 }
 

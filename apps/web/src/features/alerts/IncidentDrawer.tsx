@@ -29,7 +29,7 @@ const SOURCE_PAGE: Record<Exclude<AlertSource, 'manual'>, string> = {
   weather: '/weather',
   leak: '/leak',
   pipeRisk: '/enterprise/map',
-  sensor: '/sensors',
+  sensor: '/risk/sensors',
 };
 /** Steps in the order their buttons stand. */
 const STEPS: AlertStep[] = ['confirm', 'falseAlarm', 'dispatch', 'accept', 'handle', 'close', 'reject', 'reopen', 'supervise', 'note'];

@@ -22,7 +22,7 @@ export function PipeSensors({ pipeId }: { pipeId: string }) {
           dataSource={list}
           renderItem={(d) => (
             <List.Item>
-              <Link to="/sensors" state={{ sensorId: d.id }}>{d.code}</Link>
+              <Link to="/risk/sensors" state={{ sensorId: d.id }}>{d.code}</Link>
               <span>{t(`sensors.kind.${d.kind}`)}</span>
               <Tag color={SENSOR_STATE_COLOR[d.state]}>{t(`sensors.state.${d.state}`)}</Tag>
               <span title={formatAge(d.lastAt, t)}>{formatReading(d.lastValue, d.unit)}</span>
