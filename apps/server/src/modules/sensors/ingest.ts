@@ -155,6 +155,11 @@ export class SensorIngest {
   }
 
   private async sweepSilent() {
+    // What is remembered per topic goes once it is idle: topics made up by a careless or hostile
+    // publisher would otherwise grow these maps without end.
+    const now = Date.now();
+    for (const [key, bucket] of this.buckets) if (now - bucket.at > DEVICE_TTL_MS) this.buckets.delete(key);
+    for (const [key, known] of this.devices) if (known.until < now) this.devices.delete(key);
     try {
       for (const enterpriseId of await markSilent(this.db)) this.onChanged(enterpriseId);
     } catch (error) {

@@ -41,6 +41,9 @@ export interface StoredBatch {
   changedEnterprises: number[];
 }
 
+/** Codes of unknown devices kept per enterprise at most. */
+const UNKNOWN_CODES_KEPT = 1_000;
+
 /** Devices of the given topics' (enterprise, code) pairs that exist. */
 export async function findDevices(db: Db, keys: { enterpriseId: number; code: string }[]): Promise<KnownDevice[]> {
   if (!keys.length) return [];
@@ -170,6 +173,10 @@ export class ReadingStore {
               group by 1, 2, 3 order by 1, 2, 3)
             insert into sensor_refusals as s (enterprise_id, code, reason, count, last_at, sample)
             select enterprise_id, code, reason, n, now(), nullif(sample, '') from r
+            -- Codes of devices the enterprise does not have are kept up to a bound: topics made up
+            -- by a publisher cannot fill the table (they are still counted in /metrics).
+            where r.reason <> 'unknownDevice' or exists (select 1 from sensor_refusals k where k.enterprise_id = r.enterprise_id and k.code = r.code and k.reason = 'unknownDevice')
+              or (select count(*) from sensor_refusals k where k.enterprise_id = r.enterprise_id and k.reason = 'unknownDevice') < ${UNKNOWN_CODES_KEPT}
             on conflict (enterprise_id, code, reason) do update set count = s.count + excluded.count, last_at = excluded.last_at, sample = coalesce(excluded.sample, s.sample)`);
         const byDevice = new Map<number, number>();
         for (const c of counted) if (c.deviceId !== null) byDevice.set(c.deviceId, (byDevice.get(c.deviceId) ?? 0) + c.count);
