@@ -3,8 +3,8 @@ import type { SensorRefusal } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import type { ConsoleMetrics } from '../metrics/registry.ts';
-import { readPayload } from './payload.ts';
-import { findDevices, markSilent, ReadingStore, type BatchReading, type BatchRefusal, type KnownDevice } from './store.ts';
+import { readPayload, type ReadPayload } from './payload.ts';
+import { DEVICE_FLUSH_MS, findDevices, markSilent, ReadingStore, settles, type BatchReading, type BatchRefusal, type KnownDevice } from './store.ts';
 import { MqttSubscriber, type SubscriberOptions } from './subscriber.ts';
 
 /**
@@ -21,10 +21,10 @@ export const sensorTopic = (enterpriseId: number, code: string) => `sensors/${en
 /** How the ingest knows a device (its cache, its throttle). */
 const deviceKey = (enterpriseId: number, code: string) => `${enterpriseId}/${code}`;
 
-const BATCH_MESSAGES = 2_000;
+const BATCH_MESSAGES = 5_000;
 const BATCH_WAIT_MS = 50;
 /** Messages held unstored at most before reads from the broker pause (resumed at half). */
-const MAX_PENDING = 20_000;
+const MAX_PENDING = 50_000;
 const RETRY_MS = [500, 1_000, 2_000, 5_000];
 /** A device's messages: a burst of this many, then this many a second. */
 const BURST = 120;
@@ -39,6 +39,8 @@ interface Pending {
   code: string;
   payload: Buffer;
   ack: () => void;
+  /** Read on arrival when its device was known then (the reading overlaps the store of the batch before). */
+  read?: { device: KnownDevice; payload: ReadPayload; at: number };
 }
 
 interface Bucket {
@@ -64,6 +66,7 @@ export class SensorIngest {
   private paused = false;
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private timerWait = 0;
   private readonly devices = new Map<string, { device: KnownDevice | null; until: number }>();
   private readonly buckets = new Map<string, Bucket>();
   /** Throttled and unreadable-topic messages counted since the last batch (acknowledged at once). */
@@ -71,6 +74,8 @@ export class SensorIngest {
   private readonly silentSweep: NodeJS.Timeout;
   private readonly beat: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Set while `drain` runs: every waiting last value is written with the batch. */
+  private draining = false;
 
   constructor(
     private readonly db: Db,
@@ -142,15 +147,22 @@ export class SensorIngest {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.flushing?.catch(() => {});
+    // Stored readings' last values are given to their devices before going.
+    if (this.store.devicesWaiting) await this.store.write([], [], [], true).catch((error) => this.log.warn({ err: error }, 'writing sensors\' last values failed'));
     // What is still pending is not acknowledged: the broker sends it again to the session.
     await this.subscriber.close();
   }
 
   /** Stores what has arrived now (tests and shutdown); resolves when the store has taken it. */
   async drain() {
-    while (this.pending.length || this.flushing || this.throttled.size) {
-      if (!this.flushing) this.flushing = this.flush();
-      await this.flushing;
+    this.draining = true;
+    try {
+      while (this.pending.length || this.flushing || this.throttled.size || this.store.devicesWaiting) {
+        if (!this.flushing) this.flushing = this.flush();
+        await this.flushing;
+      }
+    } finally {
+      this.draining = false;
     }
   }
 
@@ -186,7 +198,11 @@ export class SensorIngest {
       this.schedule();
       return;
     }
-    this.pending.push({ key, enterpriseId, code, payload, ack });
+    const message: Pending = { key, enterpriseId, code, payload, ack };
+    const known = this.devices.get(key);
+    const now = Date.now();
+    if (known?.device?.hasCredentials && known.until >= now) message.read = { device: known.device, payload: readPayload(payload, known.device.kind, now), at: now };
+    this.pending.push(message);
     this.metrics.sensorPending.set(this.pending.length);
     if (this.pending.length >= MAX_PENDING && !this.paused) {
       this.paused = true;
@@ -215,10 +231,16 @@ export class SensorIngest {
       this.flushing = this.flush();
       return;
     }
-    this.timer ??= setTimeout(() => {
+    if (!this.pending.length && !this.throttled.size && !this.store.devicesWaiting) return;
+    // Readings wait a moment for company; devices' last values alone wait for their flush.
+    const wait = this.pending.length || this.throttled.size ? BATCH_WAIT_MS : DEVICE_FLUSH_MS;
+    if (this.timer && this.timerWait <= wait) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerWait = wait;
+    this.timer = setTimeout(() => {
       this.timer = null;
       if (!this.flushing) this.flushing = this.flush();
-    }, BATCH_WAIT_MS);
+    }, wait);
   }
 
   private async devicesOf(batch: Pending[], now: number) {
@@ -257,7 +279,7 @@ export class SensorIngest {
         this.subscriber.resume();
       }
       this.flushing = null;
-      if (this.pending.length || this.throttled.size) this.schedule();
+      this.schedule();
     }
   }
 
@@ -267,8 +289,10 @@ export class SensorIngest {
     const readings: BatchReading[] = [];
     const refusals: BatchRefusal[] = throttled.map((t) => ({ ...t, deviceId: this.devices.get(deviceKey(t.enterpriseId, t.code))?.device?.id ?? null }));
     const faults: { deviceId: number; at: number }[] = [];
+    /** Devices whose readings were read: the states the store writes are kept on them. */
+    const read = new Set<KnownDevice>();
     for (const m of batch) {
-      const device = this.devices.get(m.key)?.device;
+      const device = m.read?.device ?? this.devices.get(m.key)?.device;
       if (!device) {
         refusals.push({ enterpriseId: m.enterpriseId, code: m.code, deviceId: null, reason: 'unknownDevice', sample: m.payload.subarray(0, 200).toString('utf8'), count: 1 });
         continue;
@@ -277,14 +301,22 @@ export class SensorIngest {
         refusals.push({ enterpriseId: device.enterpriseId, code: device.code, deviceId: device.id, reason: 'revoked', sample: m.payload.subarray(0, 200).toString('utf8'), count: 1 });
         continue;
       }
-      const read = readPayload(m.payload, device.kind, now);
-      for (const r of read.readings) readings.push({ deviceId: device.id, at: r.at, value: r.value });
-      for (const r of read.refusals) {
+      read.add(device);
+      const { readings: deviceReadings, refusals: deviceRefusals } = m.read?.payload ?? readPayload(m.payload, device.kind, now);
+      for (const r of deviceReadings) {
+        readings.push({ deviceId: device.id, at: r.at, value: r.value, settled: settles(device, r.value) });
+        device.lastValue = r.value;
+      }
+      for (const r of deviceRefusals) {
         refusals.push({ enterpriseId: device.enterpriseId, code: device.code, deviceId: device.id, reason: r.reason, sample: r.sample, count: 1 });
-        if (r.reason === 'impossible') faults.push({ deviceId: device.id, at: now });
+        if (r.reason === 'impossible') faults.push({ deviceId: device.id, at: m.read?.at ?? now });
       }
     }
-    const result = await this.store.write(readings, refusals, faults);
+    const result = await this.store.write(readings, refusals, faults, this.closed || this.draining);
+    for (const device of read) {
+      const state = result.states.get(device.id);
+      if (state) device.state = state;
+    }
     this.metrics.sensorReadings.inc(result.stored);
     for (const r of refusals) if (r.reason !== 'throttled') this.metrics.sensorRefused.inc({ reason: r.reason }, r.count);
     if (result.duplicates) this.metrics.sensorRefused.inc({ reason: 'duplicate' }, result.duplicates);

@@ -67,17 +67,23 @@ interface RawReading {
   open?: boolean;
   time: number | null;
   unit: string | null;
-  sample: string;
+  /** What it was read from: shown (its start) only when refused, so made only then. */
+  source: unknown;
 }
+
+const sampleOfSource = (source: unknown) => (typeof source === 'string' ? source : JSON.stringify(source) ?? String(source)).slice(0, 200);
 
 const VALUE_KEYS = ['value', 'v', 'val', 'reading'];
 const TIME_KEYS = ['ts', 't', 'time', 'timestamp'];
 const UNIT_KEYS = ['unit', 'u'];
-const firstOf = (record: Record<string, unknown>, keys: string[]) => keys.map((k) => record[k]).find((v) => v !== undefined);
+const firstOf = (record: Record<string, unknown>, keys: string[]) => {
+  for (const key of keys) if (record[key] !== undefined) return record[key];
+  return undefined;
+};
 
 /** The readings of one parsed JSON payload, before they are judged. Null: not a shape devices send. */
 function rawReadings(parsed: unknown, now: number): RawReading[] | null {
-  if (typeof parsed === 'number' || typeof parsed === 'string') return [{ value: parsed, time: null, unit: null, sample: String(parsed).slice(0, 200) }];
+  if (typeof parsed === 'number' || typeof parsed === 'string') return [{ value: parsed, time: null, unit: null, source: String(parsed) }];
   if (Array.isArray(parsed)) {
     if (parsed.length > MAX_READINGS_PER_MESSAGE) return null;
     const isSenml = parsed.some((r) => r && typeof r === 'object' && ('bn' in r || 'bt' in r || 'bu' in r || 'vb' in r || 'n' in r));
@@ -93,11 +99,10 @@ function rawReadings(parsed: unknown, now: number): RawReading[] | null {
     const record = parsed as Record<string, unknown>;
     const time = firstOf(record, TIME_KEYS);
     const unit = firstOf(record, UNIT_KEYS);
-    const sample = JSON.stringify(record).slice(0, 200);
-    if (typeof record.open === 'boolean') return [{ value: null, open: record.open, time: time === undefined ? null : timeOf(time), unit: null, sample }];
+    if (typeof record.open === 'boolean') return [{ value: null, open: record.open, time: time === undefined ? null : timeOf(time), unit: null, source: record }];
     const value = firstOf(record, VALUE_KEYS);
     if (value === undefined) return null;
-    return [{ value, time: time === undefined ? null : timeOf(time), unit: typeof unit === 'string' ? unit : null, sample }];
+    return [{ value, time: time === undefined ? null : timeOf(time), unit: typeof unit === 'string' ? unit : null, source: record }];
   }
   return null;
 }
@@ -114,15 +119,15 @@ function senml(records: unknown[], now: number): RawReading[] | null {
     if (r.bt !== undefined) baseTime = numberOf(r.bt);
     if (typeof r.bu === 'string') baseUnit = r.bu;
     if (r.bv !== undefined) baseValue = numberOf(r.bv);
-    const sample = JSON.stringify(r).slice(0, 200);
+    const source = r;
     const t = r.t === undefined ? 0 : numberOf(r.t);
     // Times are seconds: relative to the base (and to now, when no base) when small, absolute when large.
     const seconds = baseTime + t;
     const time = Number.isNaN(seconds) ? Number.NaN : Math.abs(seconds) < SENML_RELATIVE_BELOW ? now + seconds * 1000 : seconds * 1000;
     const unit = typeof r.u === 'string' ? r.u : baseUnit;
-    if (typeof r.vb === 'boolean') out.push({ value: null, open: r.vb, time, unit: null, sample });
-    else if (r.v !== undefined || r.bv !== undefined) out.push({ value: r.v === undefined ? baseValue : numberOf(r.v) + baseValue, time, unit, sample });
-    else if (r.vs !== undefined || r.vd !== undefined || r.s !== undefined) out.push({ value: Number.NaN, time, unit, sample });
+    if (typeof r.vb === 'boolean') out.push({ value: null, open: r.vb, time, unit: null, source });
+    else if (r.v !== undefined || r.bv !== undefined) out.push({ value: r.v === undefined ? baseValue : numberOf(r.v) + baseValue, time, unit, source });
+    else if (r.vs !== undefined || r.vd !== undefined || r.s !== undefined) out.push({ value: Number.NaN, time, unit, source });
   }
   return out;
 }
@@ -149,37 +154,37 @@ export function readPayload(payload: Buffer, kind: SensorKind, now = Date.now())
   for (const raw of raws) {
     const at = raw.time === null ? now : raw.time;
     if (Number.isNaN(at)) {
-      refusals.push({ reason: 'unreadable', sample: raw.sample });
+      refusals.push({ reason: 'unreadable', sample: sampleOfSource(raw.source) });
       continue;
     }
     if (at > now + FUTURE_TOLERANCE_MS) {
-      refusals.push({ reason: 'future', sample: raw.sample });
+      refusals.push({ reason: 'future', sample: sampleOfSource(raw.source) });
       continue;
     }
     if (at < now - OLDEST_MS) {
-      refusals.push({ reason: 'tooOld', sample: raw.sample });
+      refusals.push({ reason: 'tooOld', sample: sampleOfSource(raw.source) });
       continue;
     }
     // A cover thrown open reads as tilted all the way up.
     if (raw.open !== undefined) {
       if (kind === 'cover') readings.push({ at, value: raw.open ? 90 : 0 });
-      else refusals.push({ reason: 'unit', sample: raw.sample });
+      else refusals.push({ reason: 'unit', sample: sampleOfSource(raw.source) });
       continue;
     }
     const number = numberOf(raw.value);
     if (!Number.isFinite(number)) {
-      refusals.push({ reason: 'notANumber', sample: raw.sample });
+      refusals.push({ reason: 'notANumber', sample: sampleOfSource(raw.source) });
       continue;
     }
     const conversion = raw.unit === null ? [1, 0] : units[raw.unit.trim()];
     if (!conversion) {
-      refusals.push({ reason: 'unit', sample: raw.sample });
+      refusals.push({ reason: 'unit', sample: sampleOfSource(raw.source) });
       continue;
     }
     // Converted values rounded to 12 significant digits: 350 kPa is 0.35 MPa, not 0.35000000000000003.
     const value = conversion[0] === 1 && conversion[1] === 0 ? number : Number((number * conversion[0] + conversion[1]).toPrecision(12));
     if (value < lowest || value > highest) {
-      refusals.push({ reason: 'impossible', sample: raw.sample });
+      refusals.push({ reason: 'impossible', sample: sampleOfSource(raw.source) });
       continue;
     }
     readings.push({ at: Math.round(at), value });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { SensorKind, SensorRefusal } from '@console/contract';
+import type { SensorKind, SensorRefusal, SensorThresholds } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
 import type { Reading } from './payload.ts';
 
 /**
@@ -19,11 +20,48 @@ export interface KnownDevice {
   kind: SensorKind;
   /** False once its credentials are revoked: what it still gets through a broker is refused. */
   hasCredentials: boolean;
+  thresholds: SensorThresholds;
+  /** Its state as this server last wrote or read it (another server may have moved it since). */
+  state: string;
+  /** The value of the newest reading this server has seen from it. */
+  lastValue: number | null;
+}
+
+/**
+ * Whether a reading surely leaves a device in the state this server knows it in: it is normal
+ * and the value is clear of every bound by more than the hysteresis band (so the state rules
+ * answer normal from any state), and it is no fall (the device has no fall rule, or the value did
+ * not go down). Such a device's last value may wait for the next device flush; any other reading
+ * moves the device in the same transaction that stores it.
+ */
+export function settles(device: KnownDevice, value: number): boolean {
+  if (device.state !== 'normal') return false;
+  const t = device.thresholds;
+  const h = t.hysteresis ?? 0;
+  const near = (bound: number | undefined, above: boolean) => bound !== undefined && bound !== null && (above ? value >= bound - h : value <= bound + h);
+  if (near(t.aboveWarning, true) || near(t.aboveAlarm, true) || near(t.belowWarning, false) || near(t.belowAlarm, false)) return false;
+  return t.dropPerMinute === undefined || t.dropPerMinute === null || (device.lastValue !== null && value >= device.lastValue);
 }
 
 export interface BatchReading extends Reading {
   deviceId: number;
+  /** The reading cannot change its device's state (`settles`): its last value may wait for the device flush. */
+  settled?: boolean;
 }
+
+/** A device's newest reading (and the one before it, and its newest impossible one) not yet written to it. */
+interface Newest {
+  at: number;
+  value: number | null;
+  prevAt: number | null;
+  prevValue: number | null;
+  faultAt: number | null;
+  /** A reading in it may change the device's state: written with the batch, not at the next flush. */
+  urgent: boolean;
+}
+
+/** How often the last values of devices whose readings changed nothing are written (at most). */
+export const DEVICE_FLUSH_MS = 1_000;
 
 export interface BatchRefusal {
   enterpriseId: number;
@@ -37,6 +75,8 @@ export interface BatchRefusal {
 export interface StoredBatch {
   stored: number;
   duplicates: number;
+  /** The state each written device is in now. */
+  states: Map<number, string>;
   /** Enterprises whose devices changed state or fell fast: their alert rules are checked soon. */
   changedEnterprises: number[];
 }
@@ -49,7 +89,7 @@ export async function findDevices(db: Db, keys: { enterpriseId: number; code: st
   if (!keys.length) return [];
   return queryRows<KnownDevice>(
     db,
-    sql`select d.id, d.enterprise_id as "enterpriseId", d.code, d.kind, d.credential_hash is not null as "hasCredentials"
+    sql`select d.id, d.enterprise_id as "enterpriseId", d.code, d.kind, d.credential_hash is not null as "hasCredentials", d.thresholds, d.state, d.last_value as "lastValue"
         from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k("enterpriseId" int, code text)
         join sensor_devices d on d.enterprise_id = k."enterpriseId" and d.code = k.code`,
   );
@@ -64,7 +104,11 @@ export class ReadingStore {
   /** Months whose partition this process has made (or found made). */
   private months = new Set<number>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** How often at most the last values that changed nothing are written. */
+    private readonly deviceFlushMs = DEVICE_FLUSH_MS,
+  ) {}
 
   /** Makes the partitions of the months the readings fall in (once per month per process). */
   private async ensureMonths(readings: BatchReading[]) {
@@ -79,7 +123,22 @@ export class ReadingStore {
     }
   }
 
-  async write(readings: BatchReading[], refusals: BatchRefusal[], faults: { deviceId: number; at: number }[]): Promise<StoredBatch> {
+  /** Readings stored whose last values their devices have not been given yet (they changed nothing). */
+  private waiting = new Map<number, Newest>();
+  private flushedAt = 0;
+
+  /** Whether some device's last value waits for the device flush. */
+  get devicesWaiting() {
+    return this.waiting.size > 0;
+  }
+
+  /**
+   * Stores a batch. Devices whose readings may change their state (and faulty ones) are moved in
+   * the same transaction; the others' last values are written with a later batch, at most
+   * DEVICE_FLUSH_MS after (or at once with `flushDevices`): at thousands of devices reporting every
+   * second, rewriting each device's row per batch cost more than storing the readings.
+   */
+  async write(readings: BatchReading[], refusals: BatchRefusal[], faults: { deviceId: number; at: number }[], flushDevices = false): Promise<StoredBatch> {
     await this.ensureMonths(readings);
     return this.db.transaction(async (tx) => {
       let stored = 0;
@@ -88,32 +147,53 @@ export class ReadingStore {
         const ids = `{${readings.map((r) => r.deviceId).join(',')}}`;
         const ats = `{${readings.map((r) => r.at).join(',')}}`;
         const values = `{${readings.map((r) => r.value).join(',')}}`;
+        const rows = sql`select d, to_timestamp(a / 1000.0), v from unnest(${ids}::int[], ${ats}::float8[], ${values}::float8[]) as r(d, a, v)`;
         // A device's reading at a time it already has is the same reading sent again (QoS 1 sends
-        // at least once; devices resend after a lost ack): kept once, counted as a duplicate.
-        const inserted = await queryRows<{ deviceId: number; n: number }>(
-          tx as unknown as Db,
-          sql`with added as (
-                insert into sensor_readings (device_id, at, value)
-                select d, to_timestamp(a / 1000.0), v from unnest(${ids}::int[], ${ats}::float8[], ${values}::float8[]) as r(d, a, v)
-                on conflict do nothing returning device_id)
-              select device_id as "deviceId", count(*)::int as n from added group by device_id`,
-        );
-        const insertedBy = new Map(inserted.map((r) => [r.deviceId, r.n]));
-        const sentBy = new Map<number, number>();
-        for (const r of readings) sentBy.set(r.deviceId, (sentBy.get(r.deviceId) ?? 0) + 1);
-        for (const [deviceId, sent] of sentBy) {
-          const n = insertedBy.get(deviceId) ?? 0;
-          stored += n;
-          if (sent > n) duplicatesByDevice.set(deviceId, sent - n);
+        // at least once; devices resend after a lost ack): kept once, counted as a duplicate. Most
+        // batches have none, so the batch goes in plainly (no conflict check per row); only when the
+        // key refuses it is it written again keeping each reading once and counting the rest.
+        let insertedBy: Map<number, number> | null = null;
+        try {
+          await tx.transaction(async (plain) => {
+            await plain.execute(sql`insert into sensor_readings (device_id, at, value) ${rows}`);
+          });
+        } catch (error) {
+          if (!uniqueViolation(error)) throw error;
+          const inserted = await queryRows<{ deviceId: number; n: number }>(
+            tx as unknown as Db,
+            sql`with added as (insert into sensor_readings (device_id, at, value) ${rows} on conflict do nothing returning device_id)
+                select device_id as "deviceId", count(*)::int as n from added group by device_id`,
+          );
+          insertedBy = new Map(inserted.map((r) => [r.deviceId, r.n]));
+        }
+        if (!insertedBy) stored = readings.length;
+        else {
+          const sentBy = new Map<number, number>();
+          for (const r of readings) sentBy.set(r.deviceId, (sentBy.get(r.deviceId) ?? 0) + 1);
+          for (const [deviceId, sent] of sentBy) {
+            const n = insertedBy.get(deviceId) ?? 0;
+            stored += n;
+            if (sent > n) duplicatesByDevice.set(deviceId, sent - n);
+          }
         }
       }
       // Each device's newest reading (and newest impossible one) moves its last value and state,
       // when newer than what it holds: readings out of order go into the series only.
       // The reading before the newest is kept too: a fall between two readings of one batch is a fall.
-      const newest = new Map<number, { at: number; value: number | null; prevAt: number | null; prevValue: number | null; faultAt: number | null }>();
-      const newestOf = (deviceId: number) => newest.get(deviceId) ?? newest.set(deviceId, { at: -Infinity, value: null, prevAt: null, prevValue: null, faultAt: null }).get(deviceId)!;
+      // What waits from earlier batches is merged into copies, so a batch tried again merges afresh.
+      const newest = new Map<number, Newest>();
+      const newestOf = (deviceId: number) => {
+        let seen = newest.get(deviceId);
+        if (!seen) {
+          const waiting = this.waiting.get(deviceId);
+          seen = waiting ? { ...waiting } : { at: -Infinity, value: null, prevAt: null, prevValue: null, faultAt: null, urgent: false };
+          newest.set(deviceId, seen);
+        }
+        return seen;
+      };
       for (const r of readings) {
         const seen = newestOf(r.deviceId);
+        if (!r.settled) seen.urgent = true;
         if (r.at > seen.at) {
           if (seen.value !== null) Object.assign(seen, { prevAt: seen.at, prevValue: seen.value });
           Object.assign(seen, { at: r.at, value: r.value });
@@ -121,33 +201,41 @@ export class ReadingStore {
       }
       for (const f of faults) {
         const seen = newestOf(f.deviceId);
+        seen.urgent = true;
         seen.faultAt = Math.max(seen.faultAt ?? f.at, f.at);
       }
+      const startedAt = Date.now();
+      const flushAll = flushDevices || startedAt - this.flushedAt >= this.deviceFlushMs;
+      if (flushAll) for (const [deviceId, waiting] of this.waiting) if (!newest.has(deviceId)) newest.set(deviceId, waiting);
+      const later = new Map<number, Newest>();
+      if (!flushAll) for (const [deviceId, n] of newest) if (!n.urgent) (later.set(deviceId, n), newest.delete(deviceId));
       const changed: number[] = [];
+      const states = new Map<number, string>();
       if (newest.size) {
-        const rows = [...newest].map(([id, n]) => ({ id, at: n.value === null ? null : n.at, value: n.value, prevAt: n.prevAt, prevValue: n.prevValue, faultAt: n.faultAt }));
-        const moved = await queryRows<{ enterpriseId: number; changed: boolean }>(
+        // Arrays, not JSON: a batch's columns are parsed as six literals (NULL where a device has none).
+        const column = (pick: (n: { at: number; value: number | null; prevAt: number | null; prevValue: number | null; faultAt: number | null }) => number | null) =>
+          `{${[...newest.values()].map((n) => pick(n) ?? 'NULL').join(',')}}`;
+        const moved = await queryRows<{ id: number; state: string; enterpriseId: number; changed: boolean }>(
           tx as unknown as Db,
           sql`with n as (
-                select r.id, to_timestamp(r.at / 1000.0) as at, r.value, to_timestamp(r."prevAt" / 1000.0) as prev_at, r."prevValue" as prev_value, to_timestamp(r."faultAt" / 1000.0) as fault_at
-                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id int, at float8, value float8, "prevAt" float8, "prevValue" float8, "faultAt" float8)
-              ), before as (
-                -- What the newest reading follows: the batch's reading before it, or the device's last, whichever is newer.
-                select n.*, case when n.prev_at is not null and (d.last_at is null or n.prev_at > d.last_at) then n.prev_at else d.last_at end as b_at,
-                  case when n.prev_at is not null and (d.last_at is null or n.prev_at > d.last_at) then n.prev_value else d.last_value end as b_value
-                from n join sensor_devices d on d.id = n.id
+                select id, to_timestamp(at / 1000.0) as at, value, to_timestamp(prev_at / 1000.0) as prev_at, prev_value, to_timestamp(fault_at / 1000.0) as fault_at
+                from unnest(${`{${[...newest.keys()].join(',')}}`}::int[], ${column((n) => (n.value === null ? null : n.at))}::float8[], ${column((n) => n.value)}::float8[],
+                  ${column((n) => n.prevAt)}::float8[], ${column((n) => n.prevValue)}::float8[], ${column((n) => n.faultAt)}::float8[]) as r(id, at, value, prev_at, prev_value, fault_at)
               ), next as (
-                select d.id, n.at, n.value, n.fault_at, d.state as old_state,
+                select d.id, n.at, n.value, d.state as old_state,
                   case
                     when n.fault_at is not null and (n.at is null or n.fault_at > n.at) and (d.last_at is null or n.fault_at > d.last_at) then 'fault'
                     when n.at is not null and (d.last_at is null or n.at > d.last_at) then sensor_state(d.thresholds, d.state, n.value)
                     else d.state
                   end as state,
-                  n.at is not null and n.b_at is not null and n.at > n.b_at and n.at - n.b_at <= interval '30 minutes'
+                  n.at is not null and b.at is not null and n.at > b.at and n.at - b.at <= interval '30 minutes'
                     and (d.thresholds->>'dropPerMinute')::float8 is not null
-                    and (n.b_value - n.value) / greatest(extract(epoch from n.at - n.b_at) / 60, 1.0 / 60) >= (d.thresholds->>'dropPerMinute')::float8 as fell,
-                  (n.b_value - n.value) / greatest(extract(epoch from n.at - n.b_at) / 60, 1.0 / 60) as fall
-                from before n join sensor_devices d on d.id = n.id
+                    and (b.value - n.value) / greatest(extract(epoch from n.at - b.at) / 60, 1.0 / 60) >= (d.thresholds->>'dropPerMinute')::float8 as fell,
+                  (b.value - n.value) / greatest(extract(epoch from n.at - b.at) / 60, 1.0 / 60) as fall
+                from n join sensor_devices d on d.id = n.id
+                -- What the newest reading follows: the batch's reading before it, or the device's last, whichever is newer.
+                cross join lateral (select greatest(n.prev_at, d.last_at) as at,
+                  case when n.prev_at is not null and (d.last_at is null or n.prev_at > d.last_at) then n.prev_value else d.last_value end as value) b
               )
               update sensor_devices d set
                 last_value = case when next.at is not null and (d.last_at is null or next.at > d.last_at) then next.value else d.last_value end,
@@ -157,9 +245,12 @@ export class ReadingStore {
                 drop_at = case when next.fell then next.at else d.drop_at end,
                 drop_per_minute = case when next.fell then next.fall else d.drop_per_minute end
               from next where d.id = next.id
-              returning d.enterprise_id as "enterpriseId", next.state <> next.old_state or next.fell as "changed"`,
+              returning d.id, d.state, d.enterprise_id as "enterpriseId", next.state <> next.old_state or next.fell as "changed"`,
         );
-        for (const m of moved) if (m.changed) changed.push(m.enterpriseId);
+        for (const m of moved) {
+          states.set(m.id, m.state);
+          if (m.changed) changed.push(m.enterpriseId);
+        }
       }
       // Refusals and duplicates counted per device code and reason; known devices' totals kept on them.
       const counted = [...refusals];
@@ -187,7 +278,16 @@ export class ReadingStore {
             from (select * from unnest(${ids}::int[], ${ns}::int[]) as u(id, n) order by id) u where d.id = u.id`);
         }
       }
-      return { stored, duplicates: [...duplicatesByDevice.values()].reduce((a, b) => a + b, 0), changedEnterprises: [...new Set(changed)] };
+      return { stored, duplicates: [...duplicatesByDevice.values()].reduce((a, b) => a + b, 0), changedEnterprises: [...new Set(changed)], states, later, flushAll, startedAt };
+    }).then(({ later, flushAll, startedAt, ...batch }) => {
+      // Committed: what was written no longer waits; what was put off waits (a failed batch left both as they were).
+      for (const deviceId of batch.states.keys()) this.waiting.delete(deviceId);
+      if (flushAll) {
+        this.waiting.clear();
+        this.flushedAt = startedAt;
+      }
+      for (const [deviceId, n] of later) this.waiting.set(deviceId, { ...n, urgent: false });
+      return batch;
     });
   }
 }

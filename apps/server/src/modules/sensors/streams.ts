@@ -32,7 +32,7 @@ export class SensorStreams {
 
   async start() {
     const { config } = this;
-    const ingestOptions = { clientId: config.mqttClientId, receiveMaximum: 10_000, maximumPacketSize: 2 * 1024 * 1024, sessionExpirySeconds: config.mqttSessionExpirySeconds };
+    const ingestOptions = { clientId: config.mqttClientId, receiveMaximum: 65_535, maximumPacketSize: 2 * 1024 * 1024, sessionExpirySeconds: config.mqttSessionExpirySeconds };
     if (config.mqttUrl) {
       const url = new URL(config.mqttUrl);
       const username = decodeURIComponent(url.username) || undefined;

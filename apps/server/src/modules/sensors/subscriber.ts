@@ -100,6 +100,30 @@ export class MqttSubscriber {
     this.stopPing();
   }
 
+  private acks: number[] = [];
+  private acksFor: Socket | null = null;
+
+  /**
+   * Acknowledgements of a stored batch go out as one write: PUBACK with success and no properties
+   * is the same four bytes in MQTT 3.1.1 and 5 (type 4, length 2, the message id).
+   */
+  private queueAck(socket: Socket, messageId: number) {
+    if (this.acksFor !== socket) this.acks = [];
+    this.acksFor = socket;
+    if (!this.acks.length) queueMicrotask(() => this.sendAcks());
+    this.acks.push(messageId);
+  }
+
+  private sendAcks() {
+    const socket = this.acksFor;
+    const ids = this.acks;
+    this.acks = [];
+    if (!socket || socket.destroyed || !ids.length) return;
+    const packets = Buffer.allocUnsafe(ids.length * 4);
+    ids.forEach((id, i) => packets.writeUInt32BE((0x40 << 24) | (0x02 << 16) | id, i * 4));
+    socket.write(packets);
+  }
+
   private send(socket: Socket, packet: Packet) {
     if (!socket.destroyed) socket.write(mqttPacket.generate(packet, { protocolVersion: this.options.protocolVersion }));
   }
@@ -164,7 +188,7 @@ export class MqttSubscriber {
           const ack = () => {
             if (acked || publish.qos === 0 || generation !== this.generation) return;
             acked = true;
-            this.send(socket, { cmd: 'puback', messageId: publish.messageId } as Packet);
+            this.queueAck(socket, publish.messageId!);
           };
           this.options.onMessage({ topic: publish.topic, payload, ack });
           return;
