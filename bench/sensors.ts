@@ -65,6 +65,21 @@ async function publishLoad(brokerUrl: string, enterpriseId: number, codes: strin
   return { sent, acked, seconds: (Date.now() - started) / 1000 };
 }
 
+const ALARMS = 20;
+
+/** Each of the alarm devices publishes one reading below its alarm bound; answers when each was published. */
+async function publishAlarms(brokerUrl: string, enterpriseId: number, published: Map<string, number>) {
+  const client = await mqtt.connectAsync(brokerUrl, { protocolVersion: 5, clientId: `bench-alarms-${randomBytes(3).toString('hex')}`, reconnectPeriod: 0 });
+  for (let i = 1; i <= ALARMS; i++) {
+    const code = `A-${String(i).padStart(2, '0')}`;
+    const at = Date.now();
+    published.set(code, at);
+    await client.publishAsync(`sensors/${enterpriseId}/${code}`, `{"value":0.1,"ts":${at}}`, { qos: 1 });
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await client.endAsync();
+}
+
 /** A Prometheus counter's and histogram's values from the server's /metrics. */
 async function serverMetrics(url: string) {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
@@ -145,6 +160,15 @@ export async function benchSensorIngest() {
     );
     const devices = (await admin.query<{ id: number; code: string }>(`select id, code from sensor_devices where code like 'B-%' order by id`)).rows;
     const codes = devices.map((d) => d.code);
+    // Devices outside the load that go into alarm halfway through it: from publish to alert raised.
+    await admin.query(
+      `insert into sensor_devices (enterprise_id, code, name, kind, lon, lat, interval_seconds, thresholds, credential_hash)
+       select $1, 'A-' || lpad(i::text, 2, '0'), 'alarm ' || i, 'pressure', 120.16 + i * 0.01, 30.2, 3600, '{"belowWarning": 0.2, "belowAlarm": 0.15, "hysteresis": 0.02}', 'bench'
+       from generate_series(1, ${ALARMS}) i`,
+      [enterpriseId],
+    );
+    const alarmPublished = new Map<string, number>();
+    const alarms = setTimeout(() => void publishAlarms(broker.url, enterpriseId, alarmPublished), (SECONDS * 1000) / 2);
 
     // Ours.
     const memory: number[] = [];
@@ -163,9 +187,16 @@ export async function benchSensorIngest() {
       after = await serverMetrics(server.url);
     }
     clearInterval(sampler);
+    clearTimeout(alarms);
+    const raised = new Map(
+      (await admin.query<{ subject: string; at: Date }>(`select subject, raised_at as at from alerts where rule = 'sensorThreshold' and subject like 'A-%'`)).rows.map((r) => [r.subject, r.at.getTime()]),
+    );
+    const alertLags = [...alarmPublished].map(([code, at]) => (raised.has(code) ? raised.get(code)! - at : Infinity)).sort((a, b) => a - b);
+    const [{ silent }] = (await admin.query<{ silent: number }>(`select count(*)::int as silent from alerts where rule = 'sensorSilent' and subject like 'B-%'`)).rows;
     const ours = { stored: after.stored - before.stored, cpu: (await cpuSeconds(server.pid)) - cpuBefore, db: (await database.cpuSeconds()) - dbBefore };
     const lagBuckets = after.buckets.map(([le, n], i) => [le, n - (before.buckets[i]?.[1] ?? 0)] as const);
-    console.log(`  ours (the console, PostgreSQL): ${Math.round(atEnd / published.seconds).toLocaleString('en-US')} readings/s stored while publishing; ${ours.stored.toLocaleString('en-US')} of ${published.sent.toLocaleString('en-US')} sent stored in all, ${caughtUp} s after the last, lag to stored p50 <= ${bucketQuantile(lagBuckets, 0.5)} s, p99 <= ${bucketQuantile(lagBuckets, 0.99)} s (goal p99 < 1 s); ${ours.cpu.toFixed(1)} CPU-s server, ${ours.db.toFixed(1)} CPU-s database`);
+    console.log(`  ours (the console, PostgreSQL): ${Math.round(atEnd / published.seconds).toLocaleString('en-US')} readings/s stored while publishing; ${ours.stored.toLocaleString('en-US')} of ${(published.sent + alarmPublished.size).toLocaleString('en-US')} sent stored in all, ${caughtUp} s after the last, lag to stored p50 <= ${bucketQuantile(lagBuckets, 0.5)} s, p99 <= ${bucketQuantile(lagBuckets, 0.99)} s (goal p99 < 1 s); ${ours.cpu.toFixed(1)} CPU-s server, ${ours.db.toFixed(1)} CPU-s database`);
+    console.log(`    publish to alert raised, ${alertLags.length} devices going into alarm halfway through: median ${(alertLags[Math.floor(alertLags.length / 2)] / 1000).toFixed(2)} s, slowest ${(alertLags.at(-1)! / 1000).toFixed(2)} s (goal < 2 s; the alert check waits a second after a change, ALERT_CHECK_DELAY_S); loaded devices wrongly raised silent: ${silent}`);
     const lagTotal = lagBuckets.at(-1)?.[1] ?? 0;
     console.log(`    readings stored within: ${lagBuckets.filter(([le]) => le <= 5).map(([le, n]) => `${le} s ${((100 * n) / Math.max(1, lagTotal)).toFixed(1)} %`).join(', ')}`);
     console.log(`    server memory every 30 s: ${memory.map(mb).join(', ')}`);

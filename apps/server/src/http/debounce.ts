@@ -3,25 +3,33 @@
  * writes to one enterprise makes one run); 0 never runs. Timers do not keep the process alive.
  */
 export class Debounce<K> {
-  private readonly waiting = new Map<K, NodeJS.Timeout>();
+  private readonly waiting = new Map<K, { first: number; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly delayMs: number) {}
+  constructor(
+    private readonly delayMs: number,
+    /** A key's work runs at most this long after its first call not yet run, however often it is called meanwhile. */
+    private readonly maxWaitMs = Infinity,
+  ) {}
 
   call(key: K, work: () => void) {
     if (!this.delayMs) return;
-    clearTimeout(this.waiting.get(key));
-    this.waiting.set(
-      key,
-      setTimeout(() => {
+    const now = Date.now();
+    const waiting = this.waiting.get(key);
+    const first = waiting?.first ?? now;
+    clearTimeout(waiting?.timer);
+    const due = Math.min(now + this.delayMs, first + this.maxWaitMs);
+    this.waiting.set(key, {
+      first,
+      timer: setTimeout(() => {
         this.waiting.delete(key);
         work();
-      }, this.delayMs).unref(),
-    );
+      }, Math.max(0, due - now)).unref(),
+    });
   }
 
   /** Drops what has not started yet (tests, shutdown). */
   clear() {
-    for (const timer of this.waiting.values()) clearTimeout(timer);
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
   }
 }

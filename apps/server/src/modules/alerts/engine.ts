@@ -52,7 +52,8 @@ export class AlertEngine {
     private readonly metrics?: ConsoleMetrics,
   ) {
     this.db = database.db;
-    this.waiting = new Debounce(delayMs);
+    // A burst of changes makes one check, but changes that never stop (sensors moving every second) do not hold it back.
+    this.waiting = new Debounce(delayMs, delayMs);
     this.feed = new Feed<AlertMessage>(database, 'console_alerts');
   }
   private readonly db: Db;
@@ -63,7 +64,7 @@ export class AlertEngine {
     if (sweep) this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS).unref();
   }
 
-  /** What the rules read changed: check once the changes have stopped for a moment. */
+  /** What the rules read changed: check once the changes have stopped for a moment, and at most that moment after the first. */
   soon(enterpriseId: number) {
     this.waiting.call(enterpriseId, () => void this.check(enterpriseId).catch((error) => this.log?.error({ err: error, enterpriseId }, 'alert check failed')));
   }

@@ -68,6 +68,7 @@ export class SensorIngest {
   private timer: NodeJS.Timeout | null = null;
   private timerWait = 0;
   private readonly devices = new Map<string, { device: KnownDevice | null; until: number }>();
+  private refreshing: Promise<void> | null = null;
   private readonly buckets = new Map<string, Bucket>();
   /** Throttled and unreadable-topic messages counted since the last batch (acknowledged at once). */
   private throttled = new Map<string, BatchRefusal>();
@@ -171,7 +172,8 @@ export class SensorIngest {
     // publisher would otherwise grow these maps without end.
     const now = Date.now();
     for (const [key, bucket] of this.buckets) if (now - bucket.at > DEVICE_TTL_MS) this.buckets.delete(key);
-    for (const [key, known] of this.devices) if (known.until < now) this.devices.delete(key);
+    // A device in use is looked up again once stale; one stale for another whole while is idle.
+    for (const [key, known] of this.devices) if (known.until < now - DEVICE_TTL_MS) this.devices.delete(key);
     try {
       for (const enterpriseId of await markSilent(this.db)) this.onChanged(enterpriseId);
     } catch (error) {
@@ -201,7 +203,7 @@ export class SensorIngest {
     const message: Pending = { key, enterpriseId, code, payload, ack };
     const known = this.devices.get(key);
     const now = Date.now();
-    if (known?.device?.hasCredentials && known.until >= now) message.read = { device: known.device, payload: readPayload(payload, known.device.kind, now), at: now };
+    if (known?.device?.hasCredentials) message.read = { device: known.device, payload: readPayload(payload, known.device.kind, now), at: now };
     this.pending.push(message);
     this.metrics.sensorPending.set(this.pending.length);
     if (this.pending.length >= MAX_PENDING && !this.paused) {
@@ -243,16 +245,30 @@ export class SensorIngest {
     }, wait);
   }
 
+  /**
+   * Looks up the devices of a batch's topics the ingest does not know. Those known longer than
+   * DEVICE_TTL_MS are used as they are and looked up again beside the batches (one look-up at a
+   * time), so a city's devices coming due together do not hold a batch back.
+   */
   private async devicesOf(batch: Pending[], now: number) {
     const missing = new Map<string, { enterpriseId: number; code: string }>();
+    const stale = new Map<string, { enterpriseId: number; code: string }>();
     for (const m of batch) {
       const known = this.devices.get(m.key);
-      if (!known || known.until < now) missing.set(m.key, { enterpriseId: m.enterpriseId, code: m.code });
+      if (!known) missing.set(m.key, { enterpriseId: m.enterpriseId, code: m.code });
+      else if (known.until < now) stale.set(m.key, { enterpriseId: m.enterpriseId, code: m.code });
     }
-    if (missing.size) {
-      const found = new Map((await findDevices(this.db, [...missing.values()])).map((d) => [deviceKey(d.enterpriseId, d.code), d]));
-      for (const key of missing.keys()) this.devices.set(key, { device: found.get(key) ?? null, until: now + DEVICE_TTL_MS });
+    if (missing.size) await this.lookUp(missing, now);
+    if (stale.size && !this.refreshing) {
+      this.refreshing = this.lookUp(stale, now)
+        .catch((error) => this.log.warn({ err: error }, 'looking sensors up again failed'))
+        .finally(() => (this.refreshing = null));
     }
+  }
+
+  private async lookUp(keys: Map<string, { enterpriseId: number; code: string }>, now: number) {
+    const found = new Map((await findDevices(this.db, [...keys.values()])).map((d) => [deviceKey(d.enterpriseId, d.code), d]));
+    for (const key of keys.keys()) this.devices.set(key, { device: found.get(key) ?? null, until: now + DEVICE_TTL_MS });
   }
 
   private async flush(): Promise<void> {

@@ -58,10 +58,14 @@ interface Newest {
   faultAt: number | null;
   /** A reading in it may change the device's state: written with the batch, not at the next flush. */
   urgent: boolean;
+  /** When it began to wait (its device is written with the first batch DEVICE_FLUSH_MS after). */
+  since: number;
 }
 
-/** How often the last values of devices whose readings changed nothing are written (at most). */
+/** How long at most the last value of a device whose readings changed nothing waits to be written. */
 export const DEVICE_FLUSH_MS = 1_000;
+/** Waiting devices written with one batch at most (besides those whose state may change). */
+const DEVICES_PER_BATCH = 2_000;
 
 export interface BatchRefusal {
   enterpriseId: number;
@@ -125,7 +129,6 @@ export class ReadingStore {
 
   /** Readings stored whose last values their devices have not been given yet (they changed nothing). */
   private waiting = new Map<number, Newest>();
-  private flushedAt = 0;
 
   /** Whether some device's last value waits for the device flush. */
   get devicesWaiting() {
@@ -134,12 +137,14 @@ export class ReadingStore {
 
   /**
    * Stores a batch. Devices whose readings may change their state (and faulty ones) are moved in
-   * the same transaction; the others' last values are written with a later batch, at most
-   * DEVICE_FLUSH_MS after (or at once with `flushDevices`): at thousands of devices reporting every
-   * second, rewriting each device's row per batch cost more than storing the readings.
+   * the same transaction; the others' last values are written with the first batch DEVICE_FLUSH_MS
+   * after (or at once with `flushDevices`), a few with each batch rather than all at once: at
+   * thousands of devices reporting every second, rewriting each device's row per batch cost more
+   * than storing the readings.
    */
   async write(readings: BatchReading[], refusals: BatchRefusal[], faults: { deviceId: number; at: number }[], flushDevices = false): Promise<StoredBatch> {
     await this.ensureMonths(readings);
+    const startedAt = Date.now();
     return this.db.transaction(async (tx) => {
       let stored = 0;
       const duplicatesByDevice = new Map<number, number>();
@@ -186,7 +191,7 @@ export class ReadingStore {
         let seen = newest.get(deviceId);
         if (!seen) {
           const waiting = this.waiting.get(deviceId);
-          seen = waiting ? { ...waiting } : { at: -Infinity, value: null, prevAt: null, prevValue: null, faultAt: null, urgent: false };
+          seen = waiting ? { ...waiting } : { at: -Infinity, value: null, prevAt: null, prevValue: null, faultAt: null, urgent: false, since: startedAt };
           newest.set(deviceId, seen);
         }
         return seen;
@@ -204,11 +209,18 @@ export class ReadingStore {
         seen.urgent = true;
         seen.faultAt = Math.max(seen.faultAt ?? f.at, f.at);
       }
-      const startedAt = Date.now();
-      const flushAll = flushDevices || startedAt - this.flushedAt >= this.deviceFlushMs;
-      if (flushAll) for (const [deviceId, waiting] of this.waiting) if (!newest.has(deviceId)) newest.set(deviceId, waiting);
+      // Devices that have waited long enough go with this batch, the longest waiting first (the map
+      // keeps them in that order) and DEVICES_PER_BATCH at most, so devices that began waiting
+      // together are spread over batches instead of making one slow batch a second.
+      const due = flushDevices ? Infinity : startedAt - this.deviceFlushMs;
+      const taken = new Set<number>();
+      for (const [deviceId, waiting] of this.waiting) {
+        if (waiting.since > due || (!flushDevices && taken.size >= DEVICES_PER_BATCH)) break;
+        taken.add(deviceId);
+        if (!newest.has(deviceId)) newest.set(deviceId, waiting);
+      }
       const later = new Map<number, Newest>();
-      if (!flushAll) for (const [deviceId, n] of newest) if (!n.urgent) (later.set(deviceId, n), newest.delete(deviceId));
+      if (!flushDevices) for (const [deviceId, n] of newest) if (!n.urgent && !taken.has(deviceId)) (later.set(deviceId, n), newest.delete(deviceId));
       const changed: number[] = [];
       const states = new Map<number, string>();
       if (newest.size) {
@@ -278,14 +290,10 @@ export class ReadingStore {
             from (select * from unnest(${ids}::int[], ${ns}::int[]) as u(id, n) order by id) u where d.id = u.id`);
         }
       }
-      return { stored, duplicates: [...duplicatesByDevice.values()].reduce((a, b) => a + b, 0), changedEnterprises: [...new Set(changed)], states, later, flushAll, startedAt };
-    }).then(({ later, flushAll, startedAt, ...batch }) => {
+      return { stored, duplicates: [...duplicatesByDevice.values()].reduce((a, b) => a + b, 0), changedEnterprises: [...new Set(changed)], states, written: [...newest.keys()], later };
+    }).then(({ written, later, ...batch }) => {
       // Committed: what was written no longer waits; what was put off waits (a failed batch left both as they were).
-      for (const deviceId of batch.states.keys()) this.waiting.delete(deviceId);
-      if (flushAll) {
-        this.waiting.clear();
-        this.flushedAt = startedAt;
-      }
+      for (const deviceId of written) this.waiting.delete(deviceId);
       for (const [deviceId, n] of later) this.waiting.set(deviceId, { ...n, urgent: false });
       return batch;
     });
