@@ -322,7 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(weatherRoutes, { prefix: '/weather' });
       await api.register(pipeRiskRoutes, { prefix: '/pipe-risk', jobs: pipeRisk, limits, runner: importRunner });
       await api.register(datavRoutes, { prefix: '/datav' });
-      await api.register(sensorRoutes, { prefix: '/sensors' });
+      await api.register(sensorRoutes, { prefix: '/sensors', limits, runner: importRunner });
       await api.register(alertRoutes, { prefix: '/alerts', engine: alertEngine, dataDir: config.dataDir, photoLimit: config.photoLimit });
       await api.register(channelRoutes, { prefix: '/alerts', outbox, limits: { robotHosts: config.robotHosts, smtp: Boolean(config.smtpUrl) } });
       await api.register(reportRoutes, { prefix: '/reports', outbox, fontPath: config.reportFont });

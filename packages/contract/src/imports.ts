@@ -123,7 +123,7 @@ export const importJobParams = z.object({ id: z.coerce.number().int().positive()
  * Words a register may use that no table knows (vocabulary.ts): the import asks once, and the
  * enterprise's answer is remembered for every later import (per field).
  */
-export const WORD_FIELDS = ['buildType', 'riskKind', 'riskLevel'] as const;
+export const WORD_FIELDS = ['buildType', 'riskKind', 'riskLevel', 'sensorKind'] as const;
 export type WordField = (typeof WORD_FIELDS)[number];
 
 /** A word of the file the import did not know, how often it came, and the first row it came on. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalNumber, optionalText, requiredText } from './fields.ts';
+import { fieldMapping, importSrid, wordAnswers } from './imports.ts';
 import type { RiskLevel } from './riskAreas.ts';
 
 /**
@@ -105,6 +106,24 @@ export const sensorBody = z.object({
   thresholds: sensorThresholds.optional(),
 });
 export type SensorInput = z.infer<typeof sensorBody>;
+
+/**
+ * A device register (CSV/XLSX with lon/lat, GeoJSON, Shapefile, KML) through the import engine:
+ * a device whose code the enterprise has is updated (its credentials, state and readings kept),
+ * others are added; the kind is read from the register's words (可燃气体, 压力计, 液位 ...) and
+ * asked for once when unknown.
+ */
+export const SENSOR_IMPORT_FIELDS = ['code', 'name', 'kind', 'gateway', 'intervalSeconds', 'pipeId', 'aboveWarning', 'aboveAlarm', 'belowWarning', 'belowAlarm', 'hysteresis', 'dropPerMinute'] as const;
+export type SensorImportField = (typeof SENSOR_IMPORT_FIELDS)[number];
+export const sensorImportStartBody = z.object({
+  mapping: fieldMapping(SENSOR_IMPORT_FIELDS),
+  /** The kind of rows whose kind field is empty (or of every row, when no field is mapped). */
+  kind: z.enum(SENSOR_KINDS).optional(),
+  intervalSeconds: z.coerce.number().int().min(1).max(86_400).default(60),
+  srid: importSrid.optional(),
+  words: wordAnswers,
+});
+export type SensorImportStart = z.infer<typeof sensorImportStartBody>;
 
 export const sensorListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

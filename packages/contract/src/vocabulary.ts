@@ -2,6 +2,7 @@ import { BUILD_TYPES, type BuildType, type GasPressure } from './construction.ts
 import { NETWORK_TYPES, type NetworkType } from './projects.ts';
 import type { WordField } from './imports.ts';
 import { RISK_AREA_KINDS, RISK_LEVELS, type RiskAreaKind, type RiskLevel } from './riskAreas.ts';
+import { SENSOR_KINDS, type SensorKind } from './sensors.ts';
 
 /**
  * How registers write our words: a utility's, a district's or a provider's own terms for build
@@ -38,6 +39,15 @@ const RISK_KIND_WORDS = table<RiskAreaKind>(RISK_AREA_KINDS, {
   collapse: ['sinkhole', 'past collapse', '塌陷', '地面塌陷', '路面塌陷', '道路塌陷', '历史塌陷', '塌方', '坍塌'],
   geoHazard: ['geohazard', 'hazard', 'landslide', 'geological hazard', '地质灾害', '地灾', '地质灾害隐患', '地质灾害隐患点', '滑坡', '崩塌', '泥石流', '地裂缝'],
   subsidence: ['settlement', 'subsidence zone', '沉降', '沉降区', '地面沉降', '不均匀沉降', '沉降漏斗'],
+});
+
+const SENSOR_KIND_WORDS = table<SensorKind>(SENSOR_KINDS, {
+  gas: ['combustible gas', 'methane', 'ch4', 'lel', 'gas detector', '可燃气体', '可燃气', '燃气', '甲烷', '燃气泄漏', '可燃气体浓度', '沼气'],
+  pressure: ['pressure gauge', 'pressure meter', 'pressure transmitter', '压力', '水压', '气压', '管网压力', '压力变送器', '压力表'],
+  flow: ['flowmeter', 'flow meter', '流量', '瞬时流量', '流量计量'],
+  level: ['water level', 'well level', 'level gauge', '液位', '水位', '井下水位', '井内液位', '积水深度'],
+  cover: ['manhole cover', 'cover tilt', 'tilt', '井盖', '井盖倾斜', '智能井盖', '井盖位移', '倾角'],
+  temperature: ['temp', 'thermometer', '温度', '水温', '井内温度'],
 });
 
 const LEVEL_WORDS = table<RiskLevel>(RISK_LEVELS, {
@@ -78,6 +88,12 @@ export function readRiskLevel(text: string): RiskLevel | null {
   return LEVEL_WORDS.get(word) ?? LEVEL_WORDS.get(bare) ?? null;
 }
 
+/** A sensor's kind from a register's word (可燃气体探测器, 压力计, 液位传感器, gas detector ...), or null. */
+export function readSensorKind(text: string): SensorKind | null {
+  const word = normalWord(text);
+  return SENSOR_KIND_WORDS.get(word) ?? SENSOR_KIND_WORDS.get(word.replace(/(传感器|探测器|监测仪|检测仪|报警器|监测|检测|变送器|计|仪|表|sensor|detector|meter|gauge)$/, '')) ?? null;
+}
+
 /** A network type from a register's word (给水管线, 燃气, RQ ...), or null. */
 export function readNetworkType(text: string): NetworkType | null {
   const word = normalWord(text);
@@ -104,4 +120,4 @@ export function readGasPressure(text: string | null): GasPressure {
 }
 
 /** The values each word field takes (an answer outside them is refused by the server, naming it). */
-export const WORD_VALUES: Record<WordField, readonly string[]> = { buildType: BUILD_TYPES, riskKind: RISK_AREA_KINDS, riskLevel: RISK_LEVELS };
+export const WORD_VALUES: Record<WordField, readonly string[]> = { buildType: BUILD_TYPES, riskKind: RISK_AREA_KINDS, riskLevel: RISK_LEVELS, sensorKind: SENSOR_KINDS };

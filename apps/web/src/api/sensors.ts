@@ -1,5 +1,5 @@
-import type { SensorCredentials, SensorDevice, SensorInput, SensorListQuery, SensorPeriod, SensorRefusalCount, SensorSeries, SensorSummary } from '@console/contract';
-import { del, get, getBlob, postJson, post, putJson } from './http.ts';
+import type { ImportJobView, SensorCredentials, SensorDevice, SensorInput, SensorListQuery, SensorPeriod, SensorRefusalCount, SensorSeries, SensorSummary } from '@console/contract';
+import { del, get, getBlob, postJson, post, putJson, upload } from './http.ts';
 
 export type Sensor = SensorDevice & { simulated: boolean };
 export interface SensorPage {
@@ -15,6 +15,9 @@ export interface BrokerState {
 }
 
 export const sensorApi = {
+  importUpload: (file: File, onProgress: (share: number) => void) => upload<ImportJobView>('/sensors/imports', file, onProgress),
+  importStart: (id: number, values: Record<string, unknown>) => postJson<ImportJobView>(`/sensors/imports/${id}/start`, values),
+  importJob: (id: number) => get<ImportJobView>(`/sensors/imports/${id}`),
   list: (q: Partial<SensorListQuery>) => get<SensorPage>('/sensors', q),
   places: () => get<Sensor[]>('/sensors/places'),
   summary: () => get<SensorSummary>('/sensors/summary'),

@@ -404,7 +404,7 @@ const enUS = {
       means: 'Means',
       pick: 'Choose…',
       continue: 'Continue import',
-      fields: { buildType: 'Build type', riskKind: 'Kind', riskLevel: 'Level' },
+      fields: { buildType: 'Build type', riskKind: 'Kind', riskLevel: 'Level', sensorKind: 'Device kind' },
     },
     another: 'Import another file',
     close: 'Close',

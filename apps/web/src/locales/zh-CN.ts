@@ -406,7 +406,7 @@ const zhCN: Messages = {
       means: '含义',
       pick: '请选择…',
       continue: '继续导入',
-      fields: { buildType: '施工类型', riskKind: '类型', riskLevel: '等级' },
+      fields: { buildType: '施工类型', riskKind: '类型', riskLevel: '等级', sensorKind: '设备类型' },
     },
     another: '导入其他文件',
     close: '关闭',

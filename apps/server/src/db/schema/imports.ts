@@ -19,7 +19,7 @@ export const importJobs = pgTable(
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     /** What is imported: pipes, POI deliveries or satellite scene lists. */
-    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions', 'settlement', 'sites', 'riskAreas', 'sensitiveSites'] }).notNull(),
+    kind: text('kind', { enum: ['pipes', 'pois', 'acquisitions', 'settlement', 'sites', 'riskAreas', 'sensitiveSites', 'sensors'] }).notNull(),
     status: text('status', { enum: IMPORT_STATUSES }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),

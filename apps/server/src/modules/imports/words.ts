@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { WORD_VALUES, normalWord, readBuildType, readRiskKind, readRiskLevel, type UnknownWord, type WordAnswers, type WordField } from '@console/contract';
+import { WORD_VALUES, normalWord, readBuildType, readRiskKind, readRiskLevel, readSensorKind, type UnknownWord, type WordAnswers, type WordField } from '@console/contract';
 import type { Db } from '../../db/client.ts';
 import { importWords } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -7,7 +7,7 @@ import { badRequest } from '../../http/errors.ts';
 /** Distinct unknown words a job asks about at most; more in one file is a wrong column, not a vocabulary. */
 const MAX_UNKNOWN_WORDS = 100;
 
-const TABLES: Record<WordField, (text: string) => string | null> = { buildType: readBuildType, riskKind: readRiskKind, riskLevel: readRiskLevel };
+const TABLES: Record<WordField, (text: string) => string | null> = { buildType: readBuildType, riskKind: readRiskKind, riskLevel: readRiskLevel, sensorKind: readSensorKind };
 
 /**
  * A job's reader of register words: the contract's tables first, then the enterprise's remembered

@@ -174,6 +174,12 @@ export class SensorIngest {
     for (const [key, bucket] of this.buckets) if (now - bucket.at > DEVICE_TTL_MS) this.buckets.delete(key);
     // A device in use is looked up again once stale; one stale for another whole while is idle.
     for (const [key, known] of this.devices) if (known.until < now - DEVICE_TTL_MS) this.devices.delete(key);
+    // Silence cannot be told from lateness while this server is behind (a backlog waits unstored)
+    // or away from the broker: devices are not called silent for readings that wait on us.
+    if (!this.subscriber.connected || this.paused || this.pending.length > BATCH_MESSAGES) {
+      this.log.warn({ pending: this.pending.length, connected: this.subscriber.connected }, 'sensor ingest behind: silent devices not marked this round');
+      return;
+    }
     try {
       for (const enterpriseId of await markSilent(this.db)) this.onChanged(enterpriseId);
     } catch (error) {

@@ -1,13 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams, isoDateTime, sensorBody, sensorCode, sensorListQuery, sensorSeriesQuery, type Action, type SensorCredentials } from '@console/contract';
+import { idParams, isoDateTime, sensorBody, sensorCode, sensorImportStartBody, sensorListQuery, sensorSeriesQuery, type Action, type SensorCredentials } from '@console/contract';
 import type { Access } from '../../requestContext.ts';
 import { ok } from '../../http/envelope.ts';
 import { requireEnterprise } from '../../http/access.ts';
 import { badRequest } from '../../http/errors.ts';
 import * as service from './service.ts';
 import { sensorReadingsCsv, CSV_MAX_DAYS } from './export.ts';
+import type { ImportLimits } from '../imports/jobs.ts';
+import { registerImportRoutes } from '../imports/routes.ts';
+import type { JobRunner } from '../imports/runner.ts';
+import { startSensorImport, suggestSensorMapping } from './import.ts';
 
 const tags = ['sensors'];
 const sensor = (action: Action): { access: Access } => ({ access: { auth: 'enterprise', permission: ['sensor', action] } });
@@ -15,9 +19,27 @@ const sensor = (action: Action): { access: Access } => ({ access: { auth: 'enter
 const LIVE_POLL_MS = 2_000;
 
 /** Sensors: devices, their readings and states, credentials to publish with, and what was refused. */
-export const sensorRoutes: FastifyPluginAsync = async (app) => {
+export const sensorRoutes: FastifyPluginAsync<{ limits: ImportLimits; runner: JobRunner }> = async (app, { limits, runner }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+  registerImportRoutes(app, {
+    kind: 'sensors',
+    permission: 'sensor',
+    tags,
+    what: 'a device register',
+    formats: 'CSV or XLSX with lon/lat or WKT, GeoJSON, zipped Shapefile, KML/KMZ',
+    limits,
+    suggestMapping: suggestSensorMapping,
+    startBody: sensorImportStartBody,
+    start: (request, job, body) => {
+      const enterpriseId = requireEnterprise(request).id;
+      // The ingest looks the imported codes up afresh (new thresholds and kinds count from the next reading).
+      const written = async (codes: string[]) => {
+        for (const code of codes) await app.sensors.deviceChanged(enterpriseId, code);
+      };
+      return startSensorImport(db, limits, runner, job, body, written, (error) => request.log.error({ err: error, jobId: job.id }, 'sensor import failed'));
+    },
+  });
 
   api.get('/', { config: sensor('query'), schema: { tags, summary: 'A page of the devices, worst state first, each with its last value and state', querystring: sensorListQuery } }, async (request) =>
     ok(request, await service.listSensors(db, requireEnterprise(request).id, request.query)),

@@ -16,6 +16,7 @@ import {
   type SensorThresholds,
 } from '@console/contract';
 import { queryRows, type Db } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
 import { likePattern } from '../../db/like.ts';
 import { sensorDevices, sensorRefusals } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -128,33 +129,51 @@ export async function getSensor(db: Db, enterpriseId: number, id: number) {
   return toDevice(row);
 }
 
-/** Bounds ordered as their meaning needs: an alarm above lies above the warning, below lies below it. */
+/** The first threshold out of the order its meaning needs (an alarm above lies above the warning, below lies below it), or null. */
+export function thresholdProblem(t: SensorThresholds): 'aboveAlarm' | 'belowAlarm' | null {
+  if (t.aboveWarning !== undefined && t.aboveAlarm !== undefined && t.aboveAlarm < t.aboveWarning) return 'aboveAlarm';
+  if (t.belowWarning !== undefined && t.belowAlarm !== undefined && t.belowAlarm > t.belowWarning) return 'belowAlarm';
+  return null;
+}
+
 function checkThresholds(t: SensorThresholds) {
-  if (t.aboveWarning !== undefined && t.aboveAlarm !== undefined && t.aboveAlarm < t.aboveWarning) throw new AppError(400, 'sensor.thresholdOrder', { field: 'aboveAlarm' });
-  if (t.belowWarning !== undefined && t.belowAlarm !== undefined && t.belowAlarm > t.belowWarning) throw new AppError(400, 'sensor.thresholdOrder', { field: 'belowAlarm' });
+  const field = thresholdProblem(t);
+  if (field) throw new AppError(400, 'sensor.thresholdOrder', { field });
 }
 
-/** The pipe a device watches: the one named (checked to be the enterprise's), or the nearest of its kind's networks. */
+type Placed = { pipeId: string | null; pipeDistanceM: number | null } | { missingPipe: string };
+
+/**
+ * The pipe each device watches: the one named (which must be the enterprise's), or the nearest of
+ * its kind's networks within PIPE_SEARCH_M (any network's, when none of its kind is near). One
+ * pass over the pipes for every device (a register of thousands).
+ */
+export async function nearestPipes(db: Db, enterpriseId: number, devices: { kind: SensorKind; lon: number; lat: number; pipeId?: string | null }[]): Promise<Placed[]> {
+  const near = await pipesNear(db, enterpriseId, devices.map((d) => ({ type: 'Point' as const, coordinates: [d.lon, d.lat] })), PIPE_SEARCH_M);
+  const named = [...new Set(devices.filter((d, i) => d.pipeId && !near[i].some((p) => p.pipeId === d.pipeId)).map((d) => d.pipeId!))];
+  const existing = new Set<string>();
+  for (let i = 0; i < named.length; i += 1000) {
+    const rows = await queryRows<{ pipeId: string }>(db, sql`select pipe_id as "pipeId" from pipes where enterprise_id = ${enterpriseId} and pipe_id in (select jsonb_array_elements_text(${JSON.stringify(named.slice(i, i + 1000))}::jsonb))`);
+    for (const r of rows) existing.add(r.pipeId);
+  }
+  return devices.map((device, i): Placed => {
+    if (device.pipeId) {
+      const match = near[i].find((p) => p.pipeId === device.pipeId);
+      if (match) return { pipeId: match.pipeId, pipeDistanceM: match.distanceM };
+      return existing.has(device.pipeId) ? { pipeId: device.pipeId, pipeDistanceM: null } : { missingPipe: device.pipeId };
+    }
+    for (const network of KIND_NETWORKS[device.kind]) {
+      const nearest = near[i].find((p) => p.networkType === network);
+      if (nearest) return { pipeId: nearest.pipeId, pipeDistanceM: nearest.distanceM };
+    }
+    return near[i][0] ? { pipeId: near[i][0].pipeId, pipeDistanceM: near[i][0].distanceM } : { pipeId: null, pipeDistanceM: null };
+  });
+}
+
 async function placeOnPipe(db: Db, enterpriseId: number, input: SensorInput): Promise<{ pipeId: string | null; pipeDistanceM: number | null }> {
-  const point = { type: 'Point' as const, coordinates: [input.lon, input.lat] };
-  const [near] = await pipesNear(db, enterpriseId, [point], PIPE_SEARCH_M);
-  if (input.pipeId) {
-    const named = near.find((p) => p.pipeId === input.pipeId);
-    if (named) return { pipeId: named.pipeId, pipeDistanceM: named.distanceM };
-    const [exists] = await queryRows<{ id: number }>(db, sql`select id from pipes where enterprise_id = ${enterpriseId} and pipe_id = ${input.pipeId} limit 1`);
-    if (!exists) throw new AppError(400, 'sensor.pipeNotFound', { pipeId: input.pipeId });
-    return { pipeId: input.pipeId, pipeDistanceM: null };
-  }
-  for (const network of KIND_NETWORKS[input.kind]) {
-    const nearest = near.find((p) => p.networkType === network);
-    if (nearest) return { pipeId: nearest.pipeId, pipeDistanceM: nearest.distanceM };
-  }
-  return near[0] ? { pipeId: near[0].pipeId, pipeDistanceM: near[0].distanceM } : { pipeId: null, pipeDistanceM: null };
-}
-
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e.code === '23505' || e.cause?.code === '23505';
+  const [placed] = await nearestPipes(db, enterpriseId, [input]);
+  if ('missingPipe' in placed) throw new AppError(400, 'sensor.pipeNotFound', { pipeId: placed.missingPipe });
+  return placed;
 }
 
 export async function createSensor(db: Db, enterpriseId: number, input: SensorInput, simulated = false) {
@@ -168,7 +187,7 @@ export async function createSensor(db: Db, enterpriseId: number, input: SensorIn
       .returning({ id: sensorDevices.id });
     return getSensor(db, enterpriseId, row.id);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, 'sensor.codeTaken', { code: input.code });
+    if (uniqueViolation(error)) throw new AppError(409, 'sensor.codeTaken', { code: input.code });
     throw error;
   }
 }
@@ -186,7 +205,7 @@ export async function updateSensor(db: Db, enterpriseId: number, id: number, inp
       .set({ code: input.code, name: input.name, kind: input.kind, lon: input.lon, lat: input.lat, ...pipe, gateway: input.gateway ?? null, intervalSeconds: input.intervalSeconds, thresholds })
       .where(and(eq(sensorDevices.enterpriseId, enterpriseId), eq(sensorDevices.id, id)));
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, 'sensor.codeTaken', { code: input.code });
+    if (uniqueViolation(error)) throw new AppError(409, 'sensor.codeTaken', { code: input.code });
     throw error;
   }
   return { device: await getSensor(db, enterpriseId, id), codeBefore: before.code };

@@ -63,7 +63,7 @@ interface Newest {
 }
 
 /** How long at most the last value of a device whose readings changed nothing waits to be written. */
-export const DEVICE_FLUSH_MS = 1_000;
+export const DEVICE_FLUSH_MS = 5_000;
 /** Waiting devices written with one batch at most (besides those whose state may change). */
 const DEVICES_PER_BATCH = 2_000;
 
@@ -300,12 +300,15 @@ export class ReadingStore {
   }
 }
 
+/** Allowance beyond three intervals: a last value that changed nothing is written up to DEVICE_FLUSH_MS late (and its batch a moment after). */
+const SILENT_ALLOWANCE_S = 3 + (2 * DEVICE_FLUSH_MS) / 1000;
+
 /** Devices that missed three reports in a row become silent (one statement over every enterprise); returns the enterprises touched. */
 export async function markSilent(db: Db): Promise<number[]> {
   const rows = await queryRows<{ enterpriseId: number }>(
     db,
     sql`update sensor_devices set state = 'silent', state_since = now()
-        where state <> 'silent' and coalesce(last_at, created_at) < now() - make_interval(secs => 3 * interval_seconds)
+        where state <> 'silent' and coalesce(last_at, created_at) < now() - make_interval(secs => 3 * interval_seconds + ${SILENT_ALLOWANCE_S})
         returning enterprise_id as "enterpriseId"`,
   );
   return [...new Set(rows.map((r) => r.enterpriseId))];

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, Input, Select, Skeleton, Space, Table, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -18,6 +18,7 @@ import { SENSOR_STATE_COLOR, formatAge, formatReading, sensorFeatures } from './
 // The drawer (its chart is ECharts) and the form load when first opened, not with the list and map.
 const SensorDrawer = later(() => import('./SensorDrawer.tsx').then((m) => m.SensorDrawer));
 const SensorFormModal = later(() => import('./SensorFormModal.tsx').then((m) => m.SensorFormModal));
+const SensorImportModal = later(() => import('./SensorImportModal.tsx').then((m) => m.SensorImportModal));
 
 /** Last values and states are read again this often (each device reports every minute or so). */
 const REFRESH_MS = 10_000;
@@ -42,6 +43,8 @@ export default function SensorsPage() {
   const [currentId, setCurrentId] = useState<number | null>((useLocation().state as { sensorId?: number } | null)?.sensorId ?? null);
   const [adding, setAdding] = useState(false);
   const addOpened = useOpenedOnce(adding);
+  const [importing, setImporting] = useState(false);
+  const importOpened = useOpenedOnce(importing);
 
   const settings = useQuery({ queryKey: ['map-settings', enterpriseID], queryFn: mapApi.settings });
   const broker = useQuery({ queryKey: ['sensors', enterpriseID, 'broker'], queryFn: sensorApi.broker, refetchInterval: REFRESH_MS });
@@ -82,9 +85,14 @@ export default function SensorsPage() {
             {t('sensors.summary', { alarm: byState.alarm ?? 0, warning: byState.warning ?? 0, silent: byState.silent ?? 0, fault: byState.fault ?? 0 })}
           </Typography.Text>
         </Space>
-        <Authorized action="add">
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="sensors-add">{t('sensors.add')}</Button>
-        </Authorized>
+        <Space wrap>
+          <Authorized action="import">
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="sensors-import">{t('sensors.import')}</Button>
+          </Authorized>
+          <Authorized action="add">
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="sensors-add">{t('sensors.add')}</Button>
+          </Authorized>
+        </Space>
       </Space>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
         <Space wrap style={{ width: '100%' }}>
@@ -126,6 +134,7 @@ export default function SensorsPage() {
         </div>
       </div>
       {current && <SensorDrawer sensor={current} onClose={() => setCurrentId(null)} />}
+      {importOpened && <SensorImportModal open={importing} onClose={() => setImporting(false)} onImported={() => setImporting(false)} />}
       {addOpened && <SensorFormModal open={adding} onClose={() => setAdding(false)} onSaved={(d) => { setAdding(false); setCurrentId(d.id); }} />}
     </Card>
   );
