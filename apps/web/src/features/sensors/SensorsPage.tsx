@@ -57,13 +57,16 @@ export default function SensorsPage() {
   const current = all.find((d) => d.id === currentId) ?? rows.find((d) => d.id === currentId) ?? null;
 
   const overlays = useMemo(() => [{ key: 'sensors', features: sensorFeatures(all, t, currentId), onClick: (id: number) => setCurrentId(id) }], [all, currentId, t]);
-  const focus = useMemo<BBox | null>(() => {
+  // "Show on the map" after an import: the imported devices' extent.
+  const [importedExtent, setImportedExtent] = useState<BBox | null>(null);
+  const fitted = useMemo<BBox | null>(() => {
     if (!all.length) return null;
     const lons = all.map((d) => d.lon), lats = all.map((d) => d.lat);
     return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
     // Fit once the devices are known, not at every refresh.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [all.length > 0]);
+  const focus = importedExtent ?? fitted;
 
   const set = (patch: Filters) => {
     setFilters((f) => ({ ...f, ...patch }));
@@ -134,7 +137,7 @@ export default function SensorsPage() {
         </div>
       </div>
       {current && <SensorDrawer sensor={current} onClose={() => setCurrentId(null)} />}
-      {importOpened && <SensorImportModal open={importing} onClose={() => setImporting(false)} onImported={() => setImporting(false)} />}
+      {importOpened && <SensorImportModal open={importing} onClose={() => setImporting(false)} onImported={(job) => { setImporting(false); if (job.result?.extent) setImportedExtent(job.result.extent as BBox); }} />}
       {addOpened && <SensorFormModal open={adding} onClose={() => setAdding(false)} onSaved={(d) => { setAdding(false); setCurrentId(d.id); }} />}
     </Card>
   );
