@@ -7,8 +7,9 @@ import { bboxColumns, bboxOf, circlePolygon } from '../../geo/geometry.ts';
 import { placeCentre } from '../../geo/proximity.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { assertNoRunningJob, extentOf, markFailed, NeedsWords, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
-import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
+import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, problem, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { readRegister } from '../imports/register.ts';
+import type { JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { rememberWords, WordReader } from '../imports/words.ts';
@@ -116,8 +117,6 @@ function siteFromFeature(feature: SourceFeature, options: SiteImportStart, repro
   };
 }
 
-const PROGRESS_EVERY_MS = 500;
-
 /**
  * Reads the whole delivery; any bad feature fails it with the report and nothing is written. Each
  * site is measured against the pipes. A detection (satellite, patrol) within SITE_MERGE_M of a
@@ -126,35 +125,13 @@ const PROGRESS_EVERY_MS = 500;
  */
 function runSiteImport(db: Db, limits: ImportLimits, job: ImportJob, userId: number, options: SiteImportStart, signal: AbortSignal) {
   return runImportJob(db, limits, job, options.srid, async (source, reproject) => {
-    const rows: SiteRow[] = [];
-    const problems: ImportProblemRecord[] = [];
-    let problemCount = 0;
-    let reportedAt = Date.now();
-    const seen = new Set<string>();
     const words = await WordReader.load(db, job.enterpriseId);
-    for await (const feature of source.features()) {
-      const result = siteFromFeature(feature, options, reproject, words);
-      if ('problems' in result) {
-        problemCount += result.problems.length;
-        if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
-      } else if (result.row.siteNo && seen.has(result.row.siteNo)) {
-        problemCount++;
-        if (problems.length < MAX_PROBLEMS) problems.push(problem(feature.row, result.row.siteNo, 'siteNo', 'construction.duplicateSite', { siteNo: result.row.siteNo }));
-      } else {
-        if (result.row.siteNo) seen.add(result.row.siteNo);
-        if (problemCount === 0) rows.push(result.row);
-      }
-      if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-        if (signal.aborted) throw new JobInterrupted();
-        reportedAt = Date.now();
-        await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead: rows.length + problemCount });
-      }
-    }
-    if (rows.length + problemCount === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
-    const ask = words.toAsk(problemCount);
-    if (ask) throw new NeedsWords(ask);
-    if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
-    await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: rows.length });
+    const read = await readRegister(db, job, source, signal, words, {
+      read: (feature) => siteFromFeature(feature, options, reproject, words),
+      unique: { key: (r) => r.row.siteNo, problem: (feature, r) => problem(feature.row, r.row.siteNo, 'siteNo', 'construction.duplicateSite', { siteNo: r.row.siteNo! }) },
+    });
+    if (!read) return;
+    const rows = read.map((r) => r.row);
     const figures = await measureSites(db, job.enterpriseId, rows.map((r) => ({ geometry: r.geometry, buildType: r.buildType })));
     const taken: ImportProblemRecord[] = [];
     await db.transaction(async (tx) => {

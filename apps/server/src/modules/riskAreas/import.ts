@@ -6,8 +6,9 @@ import type { Place } from '../../geo/proximity.ts';
 import { grownBox } from '../../geo/proximity.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { areaOf, isSinglePoint, pointOf } from '../imports/areas.ts';
-import { assertNoRunningJob, extentOf, markFailed, NeedsWords, markStarted, markSucceeded, MAX_PROBLEMS, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
-import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
+import { assertNoRunningJob, extentOf, markStarted, markSucceeded, problem, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { readRegister } from '../imports/register.ts';
+import type { JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
 import { rememberWords, WordReader } from '../imports/words.ts';
@@ -84,33 +85,12 @@ function areaFromFeature(feature: SourceFeature, options: RiskAreaImportStart, r
   return { input, place };
 }
 
-const PROGRESS_EVERY_MS = 500;
-
 /** Reads the whole list; any bad feature fails it with the report and nothing is written. Each area is measured against the pipes. */
 function runAreaImport(db: Db, limits: ImportLimits, job: ImportJob, userId: number, options: RiskAreaImportStart, signal: AbortSignal) {
   return runImportJob(db, limits, job, options.srid, async (source, reproject) => {
-    const rows: { input: RiskAreaInput; place: Place }[] = [];
-    const problems: ImportProblemRecord[] = [];
-    let problemCount = 0;
-    let reportedAt = Date.now();
     const words = await WordReader.load(db, job.enterpriseId);
-    for await (const feature of source.features()) {
-      const result = areaFromFeature(feature, options, reproject, words);
-      if ('problems' in result) {
-        problemCount += result.problems.length;
-        if (problems.length < MAX_PROBLEMS) problems.push(...result.problems);
-      } else if (problemCount === 0) rows.push(result);
-      if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-        if (signal.aborted) throw new JobInterrupted();
-        reportedAt = Date.now();
-        await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead: rows.length + problemCount });
-      }
-    }
-    if (rows.length + problemCount === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
-    const ask = words.toAsk(problemCount);
-    if (ask) throw new NeedsWords(ask);
-    if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
-    await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: rows.length });
+    const rows = await readRegister(db, job, source, signal, words, { read: (feature) => areaFromFeature(feature, options, reproject, words) });
+    if (!rows) return;
     const measured = await measureAreas(db, job.enterpriseId, rows.map((r) => ({ place: r.place, bufferM: r.input.bufferM })));
     await db.transaction(async (tx) => {
       for (let i = 0; i < rows.length; i += 500) {

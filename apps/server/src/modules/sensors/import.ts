@@ -6,9 +6,10 @@ import { badRequest } from '../../http/errors.ts';
 import type { ImportProblemRecord } from '../../db/schema.ts';
 import type { Reproject } from '../imports/crs.ts';
 import { isSinglePoint, pointOf } from '../imports/areas.ts';
-import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, MAX_PROBLEMS, NeedsWords, problem, reportProgress, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { assertNoRunningJob, extentOf, markFailed, markStarted, markSucceeded, problem, runImportJob, type ImportJob, type ImportLimits } from '../imports/jobs.ts';
+import { readRegister } from '../imports/register.ts';
 import { assertMappingFields, suggestMapping } from '../imports/mapping.ts';
-import { JobInterrupted, type JobRunner } from '../imports/runner.ts';
+import type { JobRunner } from '../imports/runner.ts';
 import type { SourceFeature } from '../imports/sources/index.ts';
 import { rememberWords, WordReader } from '../imports/words.ts';
 import { nearestPipes, thresholdProblem } from './service.ts';
@@ -114,38 +115,14 @@ function deviceFromFeature(feature: SourceFeature, options: SensorImportStart, r
   };
 }
 
-const PROGRESS_EVERY_MS = 500;
-
 function runSensorImport(db: Db, limits: ImportLimits, job: ImportJob, options: SensorImportStart, signal: AbortSignal, onWritten: (codes: string[]) => Promise<void>) {
   return runImportJob(db, limits, job, options.srid, async (source, reproject) => {
-    const rows: DeviceRow[] = [];
-    const problems: ImportProblemRecord[] = [];
-    let problemCount = 0;
-    let reportedAt = Date.now();
     const words = await WordReader.load(db, job.enterpriseId);
-    const seen = new Set<string>();
-    for await (const feature of source.features()) {
-      const result = deviceFromFeature(feature, options, reproject, words);
-      let rowProblems = 'problems' in result ? result.problems : [];
-      if (!('problems' in result)) {
-        if (seen.has(result.code)) rowProblems = [problem(feature.row, result.name, `code (${options.mapping.code})`, 'sensor.duplicateCode', { code: result.code })];
-        seen.add(result.code);
-      }
-      if (rowProblems.length) {
-        problemCount += rowProblems.length;
-        if (problems.length < MAX_PROBLEMS) problems.push(...rowProblems.slice(0, MAX_PROBLEMS - problems.length));
-      } else if (problemCount === 0) rows.push(result as DeviceRow);
-      if (Date.now() - reportedAt > PROGRESS_EVERY_MS) {
-        if (signal.aborted) throw new JobInterrupted();
-        reportedAt = Date.now();
-        await reportProgress(db, job.id, { progress: Math.min(source.progress(), 0.99), rowsRead: rows.length + problemCount });
-      }
-    }
-    if (rows.length + problemCount === 0) problems.push(problem(null, null, null, 'import.noFeatures')), problemCount++;
-    const ask = words.toAsk(problemCount);
-    if (ask) throw new NeedsWords(ask);
-    if (problemCount > 0) return await markFailed(db, job, problems, problemCount);
-    await reportProgress(db, job.id, { status: 'writing', progress: 1, rowsRead: rows.length });
+    const rows = await readRegister(db, job, source, signal, words, {
+      read: (feature) => deviceFromFeature(feature, options, reproject, words),
+      unique: { key: (row) => row.code, problem: (feature, row) => problem(feature.row, row.name, `code (${options.mapping.code})`, 'sensor.duplicateCode', { code: row.code }) },
+    });
+    if (!rows) return;
     // Pipes named by the register must be the enterprise's; the others are found nearest.
     const placed = await nearestPipes(db, job.enterpriseId, rows);
     const missing = placed.findIndex((p) => 'missingPipe' in p);
