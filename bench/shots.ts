@@ -1,4 +1,5 @@
-// Screenshots of the sensors screen in both languages (a look, not a test): run with tsx.
+// Screenshots of the sensors screen in both languages (a look, not a test): run with tsx. ROW opens a
+// device's drawer; REGISTER (a CSV's path) takes a device register to the import's mapping step.
 import { chromium } from 'playwright-core';
 import { signedInHeaders } from './api.ts';
 
@@ -20,6 +21,14 @@ for (const lang of (process.env.LANGS ?? 'zh-CN,en-US').split(',')) {
       await page.getByTestId(`sensor-row-${process.env.ROW}`).click();
       await page.waitForTimeout(4000);
       await page.screenshot({ path: `/tmp/shot-${lang}-${width}-drawer.png` });
+    }
+    if (process.env.REGISTER) {
+      // A device register up to the mapping step (REGISTER: the path of a CSV).
+      await page.keyboard.press('Escape');
+      await page.getByTestId('sensors-import').click();
+      await page.getByTestId('import-dragger').locator('input[type=file]').setInputFiles(process.env.REGISTER);
+      await page.waitForTimeout(3000);
+      await page.screenshot({ path: `/tmp/shot-${lang}-${width}-import.png` });
     }
     await context.close();
   }
