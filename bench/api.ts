@@ -4,6 +4,7 @@
  * process, the same way, for the same time, in alternating order (hello, ours, ours, hello).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -80,13 +81,16 @@ async function stopChild(child: ChildProcess) {
 }
 
 /** The console's server as `npm start` runs it: embedded PGlite in dataDir, or the PostgreSQL of databaseUrl. */
-export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string; env?: NodeJS.ProcessEnv; logTo?: 'null' | 'pipe'; nodeArgs?: string[] }): Promise<Running> {
+export async function startConsoleServer(options: { dataDir: string; databaseUrl?: string; webDist?: string; env?: NodeJS.ProcessEnv; logTo?: 'null' | 'pipe'; logFile?: string; nodeArgs?: string[] }): Promise<Running> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir, WEB_DIST: options.webDist ?? '/nonexistent', ...options.env };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   // The log read from a pipe, as a service manager reads it (or dropped unread).
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', options.logTo === 'pipe' ? 'pipe' : 'ignore', 'inherit'] });
+  // With `logFile`, the log is kept in that file to be read after the run.
+  const stdout = options.logFile ? openSync(options.logFile, 'a') : options.logTo === 'pipe' ? 'pipe' : 'ignore';
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', stdout, 'inherit'] });
+  if (typeof stdout === 'number') closeSync(stdout);
   child.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/health`, child);

@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,8 +84,29 @@ async function publishAlarms(brokerUrl: string, enterpriseId: number, published:
 async function serverMetrics(url: string) {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const stored = Number(/^console_sensor_readings_total (\S+)$/m.exec(text)?.[1] ?? 0);
-  const buckets = [...text.matchAll(/^console_sensor_store_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])] as const);
-  return { stored, buckets };
+  const histogram = (name: string) => [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`, 'gm'))].map((m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])] as const);
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    stored,
+    buckets: histogram('console_sensor_store_lag_seconds'),
+    batches: histogram('console_sensor_batch_seconds'),
+    /** The event loop's longest delay since the scrape before (prom-client resets it at each scrape). */
+    loopMax: gauge('console_nodejs_eventloop_lag_max_seconds'),
+    pending: gauge('console_sensor_pending_messages'),
+  };
+}
+
+type Metrics = Awaited<ReturnType<typeof serverMetrics>>;
+
+/** One 10 s window of the run: readings stored within 1 s, the slowest batch's bucket, the event loop's longest delay, messages waiting. */
+function windowOf(before: Metrics, after: Metrics) {
+  const delta = (a: (readonly [number, number])[], b: (readonly [number, number])[]) => a.map(([le, n], i) => [le, n - (b[i]?.[1] ?? 0)] as const);
+  const lag = delta(after.buckets, before.buckets);
+  const total = lag.at(-1)?.[1] ?? 0;
+  const within1 = lag.find(([le]) => le === 1)?.[1] ?? 0;
+  const batches = delta(after.batches, before.batches);
+  const slowest = batches.find(([, n]) => n === batches.at(-1)![1])?.[0] ?? 0;
+  return { readings: total, within1: total ? (100 * within1) / total : 100, slowestBatch: slowest, loopMax: after.loopMax, pending: after.pending };
 }
 
 /** The upper bound of the bucket holding quantile q (a histogram's honest answer). */
@@ -140,11 +161,13 @@ export async function benchSensorIngest() {
   console.log(`\nSensor readings through Mosquitto (the machine's, run with the README's settings: no cap on what waits for a session): ${DEVICES.toLocaleString('en-US')} devices, ${RATE.toLocaleString('en-US')} readings/s asked for ${SECONDS} s, QoS 1, ${PUBLISHERS} publishing connections in the bench's process`);
   const scratch = await emptyServerDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-sensors-'));
+  const logFile = join(dataDir, 'server.log');
   const admin = new pg.Client({ connectionString: scratch.url });
   try {
     const server = await startConsoleServer({
       dataDir,
       databaseUrl: scratch.url,
+      logFile,
       nodeArgs: process.env.BENCH_SENSOR_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SENSOR_PROFILE}`] : [],
       env: { MQTT_URL: broker.url, MQTT_CLIENT_ID: `bench-console-${tag}`, MQTT_SHARE_GROUP: `bench${tag}`, METRICS_TOKEN, ALERT_CHECK_DELAY_S: '1', MQTT_LISTEN: 'off' },
     });
@@ -177,6 +200,15 @@ export async function benchSensorIngest() {
     const dbBefore = await database.cpuSeconds();
     const before = await serverMetrics(server.url);
     const sampler = setInterval(() => void readRss(server.pid!).then((rss) => memory.push(rss), () => {}), 30_000);
+    // Every 10 s: how the readings of that window fared (a stall shows where it happened).
+    const windows: ReturnType<typeof windowOf>[] = [];
+    let windowStart = before;
+    const windowSampler = setInterval(() => {
+      void serverMetrics(server.url).then((now) => {
+        windows.push(windowOf(windowStart, now));
+        windowStart = now;
+      }, () => {});
+    }, 10_000);
     const published = await publishLoad(broker.url, enterpriseId, codes, `${tag}o`);
     const atEnd = (await serverMetrics(server.url)).stored - before.stored;
     // What is still on its way is stored after, or counted as not.
@@ -187,6 +219,7 @@ export async function benchSensorIngest() {
       after = await serverMetrics(server.url);
     }
     clearInterval(sampler);
+    clearInterval(windowSampler);
     clearTimeout(alarms);
     const raised = new Map(
       (await admin.query<{ subject: string; at: Date }>(`select subject, raised_at as at from alerts where rule = 'sensorThreshold' and subject like 'A-%'`)).rows.map((r) => [r.subject, r.at.getTime()]),
@@ -200,6 +233,15 @@ export async function benchSensorIngest() {
     const lagTotal = lagBuckets.at(-1)?.[1] ?? 0;
     console.log(`    readings stored within: ${lagBuckets.filter(([le]) => le <= 5).map(([le, n]) => `${le} s ${((100 * n) / Math.max(1, lagTotal)).toFixed(1)} %`).join(', ')}`);
     console.log(`    server memory every 30 s: ${memory.map(mb).join(', ')}`);
+    console.log(`    per 10 s, % stored within 1 s: ${windows.map((w) => w.within1.toFixed(w.within1 === 100 ? 0 : 1)).join(' ')}`);
+    for (const [i, w] of windows.entries()) {
+      if (w.within1 < 99) console.log(`      ${i * 10}-${i * 10 + 10} s: ${w.within1.toFixed(1)} % of ${w.readings.toLocaleString('en-US')} within 1 s; slowest batch <= ${w.slowestBatch} s; event loop's longest delay ${(w.loopMax * 1000).toFixed(0)} ms; ${w.pending.toLocaleString('en-US')} waiting at the end`);
+    }
+    const slow = (await readFile(logFile, 'utf8').catch(() => '')).split('\n').filter((line) => line.includes('"sensor batch slow"')).map((line) => JSON.parse(line) as Record<string, number>);
+    if (slow.length) {
+      const worst = slow.reduce((a, b) => (b.ms > a.ms ? b : a));
+      console.log(`    batches slower than 1 s (the server's log): ${slow.length}; the slowest ${worst.ms} ms: look-up ${worst.lookUpMs} ms, readings ${worst.readingsMs} ms, ${worst.devices} devices ${worst.devicesMs} ms, refusals ${worst.refusalsMs} ms, commit and the rest ${worst.ms - worst.lookUpMs - worst.readingsMs - worst.devicesMs - worst.refusalsMs} ms; ${worst.readings} readings, ${worst.pending} waiting`);
+    }
     await server.stop();
     // Its session is removed from the broker (a persistent one would go on collecting every reading).
     await (await mqtt.connectAsync(broker.url, { protocolVersion: 5, clientId: `bench-console-${tag}`, clean: true, properties: { sessionExpiryInterval: 0 } })).endAsync();
@@ -271,7 +313,6 @@ async function startMosquitto() {
 }
 
 async function readRss(pid: number) {
-  const { readFile } = await import('node:fs/promises');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }

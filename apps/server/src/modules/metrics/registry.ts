@@ -29,6 +29,7 @@ export class ConsoleMetrics {
   readonly sensorReadings = new Counter({ name: 'console_sensor_readings_total', help: 'Sensor readings stored', registers: [this.registry] });
   readonly sensorRefused = new Counter({ name: 'console_sensor_refused_total', help: 'Sensor messages and readings kept out of the series, by reason (an unknown topic too)', labelNames: ['reason'], registers: [this.registry] });
   readonly sensorLagSeconds = new Histogram({ name: 'console_sensor_store_lag_seconds', help: 'From a reading\'s own time to its being stored', buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 30, 300], registers: [this.registry] });
+  readonly sensorBatchSeconds = new Histogram({ name: 'console_sensor_batch_seconds', help: 'Time one batch of sensor messages took to store (look-ups, readings, devices, refusals)', buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 30], registers: [this.registry] });
   readonly sensorPending = new Gauge({ name: 'console_sensor_pending_messages', help: 'MQTT messages received and not yet stored (not acknowledged to the broker)', registers: [this.registry] });
   readonly heavyReads = new Counter({ name: 'console_db_heavy_reads_total', help: 'Heavy reads (tiles, open data, lists, the big screen, exports) by where they went: a replica, or the primary', labelNames: ['target'], registers: [this.registry] });
 

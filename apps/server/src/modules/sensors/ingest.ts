@@ -32,6 +32,8 @@ const PER_SECOND = 20;
 /** How long a topic's device (or its absence) is remembered: a device made or removed is seen within it. */
 const DEVICE_TTL_MS = 30_000;
 const SILENT_SWEEP_MS = 30_000;
+/** A batch taking longer is logged with its steps' times. */
+const SLOW_BATCH_MS = 1_000;
 
 interface Pending {
   key: string;
@@ -308,6 +310,7 @@ export class SensorIngest {
   private async storeBatch(batch: Pending[], throttled: BatchRefusal[]) {
     const now = Date.now();
     await this.devicesOf(batch, now);
+    const lookUpMs = Date.now() - now;
     const readings: BatchReading[] = [];
     const refusals: BatchRefusal[] = throttled.map((t) => ({ ...t, deviceId: this.devices.get(deviceKey(t.enterpriseId, t.code))?.device?.id ?? null }));
     const faults: { deviceId: number; at: number }[] = [];
@@ -344,6 +347,11 @@ export class SensorIngest {
     if (result.duplicates) this.metrics.sensorRefused.inc({ reason: 'duplicate' }, result.duplicates);
     const storedAt = Date.now();
     for (const r of readings) this.metrics.sensorLagSeconds.observe(Math.max(0, storedAt - r.at) / 1000);
+    this.metrics.sensorBatchSeconds.observe((storedAt - now) / 1000);
+    // A batch this slow holds every reading behind it: the log says which step took the time.
+    if (storedAt - now > SLOW_BATCH_MS) {
+      this.log.warn({ ms: storedAt - now, lookUpMs, ...result.steps, messages: batch.length, readings: readings.length, pending: this.pending.length }, 'sensor batch slow');
+    }
     for (const enterpriseId of result.changedEnterprises) this.onChanged(enterpriseId);
   }
 }

@@ -198,6 +198,8 @@ describe('the reading store', () => {
     const urgent = await store.write([{ deviceId: id, at: t + 2000, value: 0.1, settled: false }], [], []);
     expect(await device()).toEqual({ value: 0.1, state: 'alarm' });
     expect(urgent.states.get(id)).toBe('alarm');
+    // The device written is told in the batch's steps (a slow batch is logged with them).
+    expect(urgent.steps.devices).toBe(1);
     expect(store.devicesWaiting).toBe(false);
     await store.write([{ deviceId: id, at: t + 3000, value: 0.3, settled: true }], [], [], true);
     expect(await device()).toEqual({ value: 0.3, state: 'normal' });
@@ -243,6 +245,9 @@ describe('readings through the machine\'s Mosquitto (MQTT 5, a shared subscripti
     ]);
     await expect.poll(() => refusals(api, code), { timeout: 10_000 }).toEqual({ notANumber: 1, future: 1, unit: 1, impossible: 1, unreadable: 1, tooLarge: 1, duplicate: 1 });
     expect(await stored(demo.database.db, device.id)).toBe(4);
+    // Each batch's time is in /metrics.
+    const batches = (await demo.app.metrics.registry.getSingleMetricAsString('console_sensor_batch_seconds')).match(/console_sensor_batch_seconds_count (\d+)/)?.[1];
+    expect(Number(batches)).toBeGreaterThan(0);
     const after = await getDevice(api, device.id);
     expect(after.lastValue).toBe(0.8);
     expect(after.lastAt).toBe(new Date(t + 180_000).toISOString());
