@@ -55,6 +55,9 @@ export class ChannelOutbox {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** Wakes the outbox when the soonest retry is due. */
+  private wake: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -177,10 +180,25 @@ export class ChannelOutbox {
             )
             select claimed.*, c.kind, c.webhook, c.secret, c.recipients from claimed join ${notifyChannels} c on c.id = claimed.channel_id order by claimed.id`,
       );
-      if (!claimed.length) return;
+      if (!claimed.length) return only ? undefined : this.wakeForNext();
       await Promise.all(claimed.map((send) => this.sendOne(send)));
       if (only) return;
     }
+  }
+
+  /**
+   * Sets the wake-up for the soonest retry, measured by the database's clock as the claim is: a
+   * timer set in the process may fire a little before the database says the send is due (a busy
+   * event loop's clock lags), and a retry found not due would then wait for the next sweep.
+   */
+  private async wakeForNext() {
+    const [next] = await queryRows<{ ms: number | null }>(
+      this.db,
+      sql`select ceil(extract(epoch from min(next_attempt_at) - now()) * 1000)::float8 as ms from ${channelSends} where state = 'pending'`,
+    );
+    if (next?.ms === null || next?.ms === undefined || next.ms >= SWEEP_MS || this.closed) return;
+    if (this.wake) clearTimeout(this.wake);
+    this.wake = setTimeout(() => this.kick(), Math.max(1, next.ms + 1)).unref();
   }
 
   private async sendOne(send: { id: number; attempts: number; title: string; body: string; link: string | null } & ChannelTarget) {
@@ -191,13 +209,14 @@ export class ChannelOutbox {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const last = send.attempts >= MAX_ATTEMPTS;
-      const next = new Date(Date.now() + this.options.retryMs * 2 ** (send.attempts - 1));
+      const waitMs = this.options.retryMs * 2 ** (send.attempts - 1);
+      // Due by the database's clock, as the claim reads it: a server whose clock runs ahead of the
+      // database's would otherwise look too early and leave the retry to the next sweep.
       await this.db
         .update(channelSends)
-        .set(last ? { state: 'failed', lastError: message.slice(0, 500) } : { nextAttemptAt: next, lastError: message.slice(0, 500) })
+        .set(last ? { state: 'failed', lastError: message.slice(0, 500) } : { nextAttemptAt: sql`now() + ${waitMs} * interval '1 millisecond'`, lastError: message.slice(0, 500) })
         .where(and(eq(channelSends.id, send.id), eq(channelSends.state, 'pending')));
       this.log?.warn({ sendId: send.id, attempts: send.attempts, err: message }, last ? 'channel send given up' : 'channel send will be retried');
-      if (!last) setTimeout(() => this.kick(), next.getTime() - Date.now()).unref();
     }
   }
 
@@ -207,7 +226,9 @@ export class ChannelOutbox {
   }
 
   async close() {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.wake) clearTimeout(this.wake);
     await this.idle();
   }
 }
