@@ -12,6 +12,10 @@ import { deviceUser, mosquittoHash } from './credentials.ts';
  * rows, so whichever made the change, the file ends alike. The ACL needs no writing: one line,
  * `pattern write sensors/%u`, lets each device publish to its own topic only (README).
  */
+/** A failed write is tried again after this long, doubling up to the most. */
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+
 export class MosquittoPasswords {
   /** The server's own user, hashed once per start (a new salt each start is harmless). */
   private readonly ingestLine: string | null;
@@ -26,7 +30,37 @@ export class MosquittoPasswords {
     this.ingestLine = ingest ? `${ingest.username}:${mosquittoHash(ingest.password)}` : null;
   }
 
-  async write() {
+  private retry: NodeJS.Timeout | null = null;
+  private retryMs = RETRY_MIN_MS;
+  private closed = false;
+
+  /**
+   * Writes the file; when that fails (a full disk, a file the broker's host holds) the change stays
+   * in the database, the caller's answer stands (a password shown once is never lost to an error),
+   * and the file is written again from the database until it takes. Answers whether it was written.
+   */
+  async sync(): Promise<boolean> {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    try {
+      await this.write();
+      this.retryMs = RETRY_MIN_MS;
+      return true;
+    } catch (error) {
+      if (this.closed) return false;
+      this.log.error({ err: error, retryInMs: this.retryMs }, 'writing Mosquitto\'s password file failed; trying again');
+      this.retry = setTimeout(() => void this.sync(), this.retryMs).unref();
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+      return false;
+    }
+  }
+
+  close() {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+  }
+
+  private async write() {
     const rows = await queryRows<{ enterpriseId: number; code: string; hash: string }>(
       this.db,
       sql`select enterprise_id as "enterpriseId", code, broker_hash as hash from sensor_devices where broker_hash is not null and credential_hash is not null order by enterprise_id, code`,

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -547,6 +547,18 @@ describe('Mosquitto with accounts: its password file kept in step with the crede
       expect(await stored(test.database.db, other.device.id)).toBe(0);
       expect((await api({ method: 'POST', url: `/api/sensors/${device.id}/credentials/revoke` })).statusCode).toBe(200);
       await expect.poll(() => publishAll(url, credentials.topic, ['1'], options).then(() => 'in', (error: Error) => error.message), { timeout: 5_000 }).toMatch(/Bad User Name or Password|Not authorized/i);
+      // The password file cannot be written (a directory holds its staging name): new credentials
+      // are still answered and kept, and reach the broker once the file can be written again.
+      const staged = `${join(dir, 'passwords')}.${process.pid}.tmp`;
+      await mkdir(staged);
+      const made = await api({ method: 'POST', url: `/api/sensors/${other.device.id}/credentials` });
+      expect(made.statusCode).toBe(200);
+      const fresh = made.json().result as { topic: string; username: string; password: string };
+      const freshOptions = { protocolVersion: 5 as const, username: fresh.username, password: fresh.password };
+      await expect(publishAll(url, fresh.topic, ['1'], freshOptions)).rejects.toThrow(/Bad User Name or Password|Not authorized/i);
+      await rm(staged, { recursive: true });
+      await expect.poll(() => publishAll(url, fresh.topic, [JSON.stringify({ value: 0.3, ts: Date.now() - 500 })], freshOptions).then(() => 'in', (error: Error) => error.message), { timeout: 10_000 }).toBe('in');
+      await expect.poll(() => stored(test.database.db, other.device.id), { timeout: 10_000 }).toBeGreaterThan(0);
     } finally {
       await test.close();
     }

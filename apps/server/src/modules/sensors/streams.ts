@@ -46,7 +46,7 @@ export class SensorStreams {
       if (config.mosquittoPasswordFile) {
         // The broker learns this server's account (and every device's) before the server connects.
         this.passwords = new MosquittoPasswords(this.db, config.mosquittoPasswordFile, config.mosquittoPidFile, username && password ? { username, password } : null, this.log);
-        await this.passwords.write().catch((error) => this.log.error({ err: error }, 'writing Mosquitto\'s password file failed'));
+        await this.passwords.sync();
       }
       await this.ingest.start();
       return;
@@ -82,10 +82,11 @@ export class SensorStreams {
     this.ingest?.forget(enterpriseId, code);
     if (!credentialsChanged) return;
     this.broker?.disconnect(enterpriseId, code);
-    await this.passwords?.write();
+    await this.passwords?.sync();
   }
 
   async close() {
+    this.passwords?.close();
     this.simulator?.close();
     await this.ingest?.close();
     await this.broker?.close();
