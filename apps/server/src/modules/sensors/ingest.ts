@@ -58,7 +58,7 @@ export interface IngestOptions extends Omit<SubscriberOptions, 'onMessage' | 'on
 /** A server taking a share says so this often; one not heard for NODE_GONE_MS is gone. */
 const NODE_BEAT_MS = 10_000;
 const NODE_GONE_MS = 30_000;
-/** The advisory lock's first key: servers leaving a share take turns. */
+/** The advisory lock's first key (the sensors', shared with the password file's): servers leaving a share take turns. */
 const LEAVING_LOCK = 0x5e75;
 
 export class SensorIngest {
