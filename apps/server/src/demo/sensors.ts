@@ -26,7 +26,8 @@ const PLAN: { enterprise: 'water' | 'gas'; kind: SensorKind; count: number; netw
  */
 const STORIES: { code: string; enterprise: 'water' | 'gas'; readings?: [number, number][]; silentHours?: number; impossible?: number }[] = [
   { code: 'CH4-001', enterprise: 'gas', readings: [[0, 58]] },
-  { code: 'GP-001', enterprise: 'gas', readings: [[-60_000, 0.31], [0, 0.16]] },
+  // Both after the day of history: its last value may itself be the hourly dip (minutes 40-44), and a fall is measured from the reading before.
+  { code: 'GP-001', enterprise: 'gas', readings: [[0, 0.31], [1_000, 0.16]] },
   { code: 'WF-006', enterprise: 'water', silentHours: 3 },
   { code: 'DL-008', enterprise: 'water', impossible: -5 },
 ];
