@@ -98,6 +98,9 @@ describe('keyword search over pipe ids', () => {
     expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on \S*grams/);
   });
 
+  /** An id of 100 different characters (an address written out in full, as some registers do). */
+  const MANY_CHARS = Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x4e00 + i * 37)).join('');
+
   /** The enterprise's pipes whose id holds a character its run (idRuns.ts) does not list. */
   const idsOutsideTheirRun = async () =>
     (
@@ -119,15 +122,26 @@ describe('keyword search over pipe ids', () => {
       insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
       select p.enterprise_id, own.pipe_id, p.network_type, p.material, p.geometry, p.tile_line, p.length_m, p.minx, p.miny, p.maxx, p.maxy
       from (select * from pipes where enterprise_id = ${enterpriseId} order by pipe_id limit 1) p,
-           unnest(array['!Ж-1', 'G-0000001Ω', 'ЯЯ-ψ', 'ＺＺ末']) as own(pipe_id)`);
+           unnest(array['!Ж-1', 'G-0000001Ω', 'ЯЯ-ψ', 'ＺＺ末', ${MANY_CHARS}]) as own(pipe_id)`);
     await demo.database.db.execute(sql`update pipes set pipe_id = 'G-ЁЁ-9' where enterprise_id = ${enterpriseId} and pipe_id = (select max(pipe_id) from pipes where enterprise_id = ${enterpriseId} and pipe_id like 'G-%' and pipe_id < 'G-0000001Ω')`);
     try {
+      expect(await idsOutsideTheirRun()).toEqual([]);
+      // Cut afresh, each run's characters are exactly those of its ids, also for the run whose id
+      // has more characters than the cut takes out one by one.
+      await recutRuns(demo.database.db, enterpriseId, 16);
+      const runChars = async (source: SQL) => queryRows<{ first: string; chars: string }>(demo.database.db, sql`select first_pipe_id as first, array_to_string(chars, '') as chars from ${source} order by 1`);
+      const exact = await runChars(sql`(
+        select case when run = 0 then '' else min(pipe_id) end as first_pipe_id, array_agg(distinct c order by c) as chars
+        from (select pipe_id, (row_number() over (order by pipe_id) - 1) / 16 as run from pipes where enterprise_id = ${enterpriseId}) numbered
+        cross join lateral unnest(string_to_array(lower(pipe_id), null)) c group by run) exact`);
+      expect(exact.some((run) => [...run.chars].length > 64)).toBe(true);
+      expect(await runChars(sql`(select * from pipe_id_runs where enterprise_id = ${enterpriseId}) kept`)).toEqual(exact);
       expect(await idsOutsideTheirRun()).toEqual([]);
       // The check itself: a run that forgets a character is caught.
       await demo.database.db.execute(sql`update pipe_id_runs set chars = array_remove(chars, 'ж') where enterprise_id = ${enterpriseId}`);
       expect(await idsOutsideTheirRun()).toEqual(['!Ж-1']);
     } finally {
-      await demo.database.db.execute(sql`delete from pipes where enterprise_id = ${enterpriseId} and pipe_id in ('!Ж-1', 'G-0000001Ω', 'ЯЯ-ψ', 'ＺＺ末')`);
+      await demo.database.db.execute(sql`delete from pipes where enterprise_id = ${enterpriseId} and pipe_id in ('!Ж-1', 'G-0000001Ω', 'ЯЯ-ψ', 'ＺＺ末', ${MANY_CHARS})`);
       await recutRuns(demo.database.db, enterpriseId);
     }
   });

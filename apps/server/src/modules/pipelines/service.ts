@@ -10,7 +10,7 @@ import { bumpPipesVersion } from '../tiles/service.ts';
 import { EXPORT_PAGE, keysetPages } from '../exports/features.ts';
 import { containsText } from '../../db/like.ts';
 import { pipeRow } from './rows.ts';
-import { runsHolding } from './idRuns.ts';
+import { RUN_IDS, runsHolding, runsOfKeyword } from './idRuns.ts';
 
 const columns = {
   id: pipes.id,
@@ -75,7 +75,7 @@ const noRangeOrArea = (q: PipeListQuery) =>
 
 const onlyKeyword = (q: PipeListQuery) => q.keyword !== undefined && !q.networkType && !q.material && noRangeOrArea(q);
 
-/** Pipe ids the count's walk reads at most (~10 ms of the id index) before the keyword's index counts. */
+/** Pipe ids the count's walk reads about at most (~10 ms of the id index), as runs of RUN_IDS, before the keyword's index counts. */
 const WALK_ROWS = 50_000;
 
 /** How many pipes the database expects to hold `keyword` (its statistics; no row read). */
@@ -85,33 +85,49 @@ async function expectedMatches(db: Db, enterpriseId: number, keyword: string): P
   return Number((plan as { Plan: { 'Plan Rows': number } }[])[0].Plan['Plan Rows']);
 }
 
-/** A walk's limit when it goes as far as it must (a limit still, see walkedMatches). */
+/** A walk's limit when it goes as far as it must (a limit still, see heldRunIds). */
 const WHOLE_NETWORK = Number.MAX_SAFE_INTEGER;
 
 /**
- * The pipe ids holding `keyword` in `order` within `bound`, walking at most `rows` pipe ids of the
- * index (the limit inside keeps the keyword's condition out of the walk, so the database cannot
- * swap it for an index that would read every match first).
+ * FROM item: the pipe ids within `bound` of only the runs that may hold the keyword's characters
+ * (idRuns.ts), run by run in `order` (`held.first_pipe_id`, then `ids.pipe_id`): "W-" past a
+ * million "D-" and "G-" ids starts where the "W-" ids start. The id index alone, no row read; the
+ * limit inside keeps the keyword's condition out of the walk, so the database cannot swap it for
+ * an index that would read every match first.
  */
-const walkedMatches = (enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', rows: number) =>
-  sql`(select ${pipes.pipeId} from ${pipes} where ${and(eq(pipes.enterpriseId, enterpriseId), bound)} order by ${pipes.pipeId} ${sql.raw(order)} limit ${rows}) walked
-    where ${containsText(sql`pipe_id`, keyword)}`;
+const heldRunIds = (enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', firstRuns?: number) => {
+  const inRun = and(eq(pipes.enterpriseId, enterpriseId), bound, sql`${pipes.pipeId} >= held.first_pipe_id`, sql`${pipes.pipeId} <= held.upper_pipe_id`, sql`(held.next_pipe_id is null or ${pipes.pipeId} < held.next_pipe_id)`);
+  return sql`${runsHolding(enterpriseId, keyword, order, firstRuns)}
+    cross join lateral (select ${pipes.pipeId} from ${pipes} where ${inRun} order by ${pipes.pipeId} ${sql.raw(order)} limit ${WHOLE_NETWORK}) ids`;
+};
 
 /**
- * `limit` pipe ids past `offset` of a walk (walkedMatches) through only the runs of ids that may
- * hold the keyword's characters (idRuns.ts): "W-" past a million "D-" and "G-" ids starts where
- * the "W-" ids start. Run by run in order, each run's matches in id order (an incremental sort:
- * the database stops at the page's last run).
+ * `limit` pipe ids past `offset` holding the keyword, in `order` within `bound`, from the walk
+ * through the runs that may hold it; each run's matches in id order (an incremental sort: the
+ * database stops at the page's last run).
  */
 async function walkPipeIds(db: Db, enterpriseId: number, keyword: string, bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset: number) {
-  const inRun = and(bound, sql`${pipes.pipeId} >= held.first_pipe_id`, sql`${pipes.pipeId} <= held.upper_pipe_id`, sql`(held.next_pipe_id is null or ${pipes.pipeId} < held.next_pipe_id)`);
   const found = await queryRows<{ pipeId: string }>(
     db,
-    sql`select matched.pipe_id as "pipeId" from ${runsHolding(enterpriseId, keyword, order)}
-      cross join lateral (select pipe_id from ${walkedMatches(enterpriseId, keyword, inRun, order, WHOLE_NETWORK)}) matched
-      order by held.first_pipe_id ${sql.raw(order)}, matched.pipe_id ${sql.raw(order)} limit ${limit} offset ${offset}`,
+    sql`select ids.pipe_id as "pipeId" from ${heldRunIds(enterpriseId, keyword, bound, order)}
+      where ${containsText(sql`ids.pipe_id`, keyword)}
+      order by held.first_pipe_id ${sql.raw(order)}, ids.pipe_id ${sql.raw(order)} limit ${limit} offset ${offset}`,
   );
   return found.map((row) => row.pipeId);
+}
+
+/**
+ * How many ids of the first `runs` runs that may hold the keyword hold it, counted to
+ * EXACT_LIST_LIMIT + 1. Runs, not ids, bound the walk: a limit on ids read in order would have
+ * the database sort every id of the runs first (a quarter of a million for "js").
+ */
+async function walkedCount(db: Db, enterpriseId: number, keyword: string, runs: number) {
+  const [{ count }] = await queryRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as "count" from (
+      select 1 from ${heldRunIds(enterpriseId, keyword, undefined, 'asc', runs)} where ${containsText(sql`ids.pipe_id`, keyword)} limit ${EXACT_LIST_LIMIT + 1}) matching`,
+  );
+  return count;
 }
 
 /** The same from the keyword's index: every match read and sorted (for keywords with few). */
@@ -126,25 +142,45 @@ async function sortedPipeIds(db: Db, where: SQL, bound: SQL | undefined, order: 
  * How many pipes match: from the maintained counts when only the network type and material
  * narrow the list (exact at any size), otherwise counted up to EXACT_LIST_LIMIT and "more" past it.
  */
-async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where: SQL, walkRows: number): Promise<{ total: number; totalExact: boolean }> {
+async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where: SQL, walkRows: number, numbered?: { limit: number; offset: number }): Promise<{ total: number; totalExact: boolean; ids?: string[] }> {
   if (!q.keyword && noRangeOrArea(q)) return { total: await keptPipeCount(db, enterpriseId, q), totalExact: true };
   const capped = (count: number) => (count > EXACT_LIST_LIMIT ? { total: EXACT_LIST_LIMIT, totalExact: false } : { total: count, totalExact: true });
   if (onlyKeyword(q)) {
-    // A keyword the statistics expect in a fifth of the pipes or more passes the cap within the
-    // first pipe ids (where it does not, its index counts it after all); a network no longer than
-    // the walk is counted whole by it.
-    const network = await keptPipeCount(db, enterpriseId);
-    const walkCounts = network <= walkRows || (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows > (EXACT_LIST_LIMIT + 1) * network;
+    // A keyword the statistics expect in a fifth of the ids of the runs that may hold it or more
+    // passes the cap within the first of those runs (where it does not, its index counts it
+    // after all); when they are all walked, the walk's count is exact.
+    const { held, runs } = await runsOfKeyword(db, enterpriseId, q.keyword!);
+    const walked = Math.max(1, Math.ceil(walkRows / RUN_IDS));
+    const walkCounts = held <= walked || (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows * runs > (EXACT_LIST_LIMIT + 1) * (await keptPipeCount(db, enterpriseId)) * held;
     if (walkCounts) {
-      const [{ count }] = await queryRows<{ count: number }>(
-        db,
-        sql`select count(*)::int as "count" from (select 1 from ${walkedMatches(enterpriseId, q.keyword!, undefined, 'asc', walkRows)} limit ${EXACT_LIST_LIMIT + 1}) matching`,
-      );
-      if (count > EXACT_LIST_LIMIT || network <= walkRows) return capped(count);
+      const count = await walkedCount(db, enterpriseId, q.keyword!, walked);
+      if (count > EXACT_LIST_LIMIT || held <= walked) return capped(count);
     }
   }
-  const counted = (await db.execute(sql`select count(*)::int as "count" from (select 1 from ${pipes} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`)) as unknown as { rows: { count: number }[] };
-  return capped(Number(counted.rows[0].count));
+  if (!onlyKeyword(q)) return capped(await countUpToCap(db, where));
+  return db.transaction(async (tx) => {
+    // Counted from the keyword's index: the database would rather walk the id index testing
+    // every id (it reads no row), which for a keyword rare past the walk reads all of them
+    // (40-350 ms at a million; the index's matches, once read, 5-12 ms).
+    await tx.execute(sql`set local enable_indexonlyscan = off`);
+    if (numbered) {
+      // The matches the count reads are all of them when they are no more than the cap: the
+      // page is sorted from them in the same statement instead of reading them again.
+      const found = await queryRows<{ pipeId: string; count: number }>(
+        tx as unknown as Db,
+        sql`select pipe_id as "pipeId", count(*) over ()::int as "count" from (select ${pipes.pipeId} from ${pipes} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching
+          order by pipe_id limit ${numbered.limit} offset ${numbered.offset}`,
+      );
+      if (found.length) return { ...capped(found[0].count), ids: found[0].count > EXACT_LIST_LIMIT ? undefined : found.map((row) => row.pipeId) };
+    }
+    return capped(await countUpToCap(tx as unknown as Db, where));
+  });
+}
+
+/** How many pipes match `where`, up to EXACT_LIST_LIMIT + 1. */
+async function countUpToCap(db: Db, where: SQL) {
+  const [{ count }] = await queryRows<{ count: number }>(db, sql`select count(*)::int as "count" from (select 1 from ${pipes} where ${where} limit ${EXACT_LIST_LIMIT + 1}) matching`);
+  return count;
 }
 
 /**
@@ -156,17 +192,20 @@ async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where:
 export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery, walkRows = WALK_ROWS): Promise<ListPage<PipeListRow>> {
   const where = await conditions(db, enterpriseId, q);
   const size = q.pageSize;
-  const { total, totalExact } = await countPipes(db, enterpriseId, q, where, walkRows);
+  // A page by number (not by key nor the last) may come with the count (countPipes).
+  const numbered = q.after === undefined && q.before === undefined && !q.last ? { limit: size + 1, offset: (q.page - 1) * size } : undefined;
+  const { total, totalExact, ids: counted } = await countPipes(db, enterpriseId, q, where, walkRows, numbered);
   const lastPage = totalExact ? Math.max(1, Math.ceil(total / size)) : null;
   const empty = { list: [], total, totalExact, page: 1, pageSize: size, hasPrev: false, hasNext: false };
   if (total === 0) return empty;
-  /** `limit` rows past `offset` within `bound`, in `order`. */
-  const read = async (bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset = 0): Promise<PipeListRow[]> => {
+  /** `limit` rows past `offset` within `bound`, in `order` (their ids `known` when the count found them). */
+  const read = async (bound: SQL | undefined, order: 'asc' | 'desc', limit: number, offset = 0, known?: string[]): Promise<PipeListRow[]> => {
     if (!onlyKeyword(q)) return selectPipes(db, and(where, bound), order, limit, offset);
     // At most EXACT_LIST_LIMIT matches come sorted from the keyword's index; more by walking
     // until the page is full (at once where they are common; every "W-" after the "D-" and
     // "G-" pipes takes the walk through those first).
-    const ids = totalExact ? await sortedPipeIds(db, where, bound, order, limit, offset) : await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, limit, offset);
+    const ids =
+      known ?? (totalExact ? await sortedPipeIds(db, where, bound, order, limit, offset) : await walkPipeIds(db, enterpriseId, q.keyword!, bound, order, limit, offset));
     if (ids.length === 0) return [];
     return selectPipes(db, and(eq(pipes.enterpriseId, enterpriseId), inArray(pipes.pipeId, ids)), order, ids.length);
   };
@@ -186,7 +225,7 @@ export async function listPipes(db: Db, enterpriseId: number, q: PipeListQuery, 
     const rows = await read(undefined, 'desc', count + 1);
     return { ...empty, list: rows.slice(0, count).reverse(), page: lastPage, hasPrev: rows.length > count, hasNext: false };
   }
-  const rows = await read(undefined, 'asc', size + 1, (q.page - 1) * size);
+  const rows = await read(undefined, 'asc', numbered!.limit, numbered!.offset, counted);
   return { ...empty, list: rows.slice(0, size), page: q.page, hasPrev: q.page > 1, hasNext: rows.length > size };
 }
 
