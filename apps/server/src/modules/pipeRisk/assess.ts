@@ -105,6 +105,9 @@ export async function assessNetwork(db: Db, enterpriseId: number, weights: RiskW
     // The plan's cost is overestimated (the nearest-site subplan), which would JIT-compile and
     // optimise 160 functions for seconds on every run.
     await t.execute(sql`set local jit = off`);
+    // Work in the background, on one core: parallel workers (scans, index builds) would take
+    // the cores the users' requests are answered on while it runs.
+    if (isServerDatabase(db)) await t.execute(sql`set local max_parallel_workers_per_gather = 0; set local max_parallel_maintenance_workers = 0`);
     // The previous levels are joined whole (hashed or merged), not looked up a segment at a time
     // (a million index probes were a third of step 1): in memory on a PostgreSQL server, with one
     // assessment at a time. Not on PGlite, whose memory, once grown, stays with the server's

@@ -141,23 +141,22 @@ async function sortedPipeIds(db: Db, where: SQL, bound: SQL | undefined, order: 
 /**
  * How many pipes match: from the maintained counts when only the network type and material
  * narrow the list (exact at any size), otherwise counted up to EXACT_LIST_LIMIT and "more" past it.
+ * For a page by number (`numbered`) of a keyword alone, the page's ids may come with the count.
  */
 async function countPipes(db: Db, enterpriseId: number, q: PipeListQuery, where: SQL, walkRows: number, numbered?: { limit: number; offset: number }): Promise<{ total: number; totalExact: boolean; ids?: string[] }> {
   if (!q.keyword && noRangeOrArea(q)) return { total: await keptPipeCount(db, enterpriseId, q), totalExact: true };
   const capped = (count: number) => (count > EXACT_LIST_LIMIT ? { total: EXACT_LIST_LIMIT, totalExact: false } : { total: count, totalExact: true });
-  if (onlyKeyword(q)) {
-    // A keyword the statistics expect in a fifth of the ids of the runs that may hold it or more
-    // passes the cap within the first of those runs (where it does not, its index counts it
-    // after all); when they are all walked, the walk's count is exact.
-    const { held, runs } = await runsOfKeyword(db, enterpriseId, q.keyword!);
-    const walked = Math.max(1, Math.ceil(walkRows / RUN_IDS));
-    const walkCounts = held <= walked || (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows * runs > (EXACT_LIST_LIMIT + 1) * (await keptPipeCount(db, enterpriseId)) * held;
-    if (walkCounts) {
-      const count = await walkedCount(db, enterpriseId, q.keyword!, walked);
-      if (count > EXACT_LIST_LIMIT || held <= walked) return capped(count);
-    }
-  }
   if (!onlyKeyword(q)) return capped(await countUpToCap(db, where));
+  // A keyword the statistics expect in a fifth of the ids of the runs that may hold it or more
+  // passes the cap within the first of those runs (where it does not, its index counts it after
+  // all); when they are all walked, the walk's count is exact.
+  const { held, runs } = await runsOfKeyword(db, enterpriseId, q.keyword!);
+  const walked = Math.max(1, Math.ceil(walkRows / RUN_IDS));
+  const walkCounts = held <= walked || (await expectedMatches(db, enterpriseId, q.keyword!)) * walkRows * runs > (EXACT_LIST_LIMIT + 1) * (await keptPipeCount(db, enterpriseId)) * held;
+  if (walkCounts) {
+    const count = await walkedCount(db, enterpriseId, q.keyword!, walked);
+    if (count > EXACT_LIST_LIMIT || held <= walked) return capped(count);
+  }
   return db.transaction(async (tx) => {
     // Counted from the keyword's index: the database would rather walk the id index testing
     // every id (it reads no row), which for a keyword rare past the walk reads all of them
