@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiLogin, signIn, smsCode } from './helpers.ts';
+import { api, apiLogin, chooseFromAvatarMenu, signIn, smsCode } from './helpers.ts';
 
 /** Registers through the register page with the SMS code from the outbox. */
 async function register(page: Page, username: string, phone: string, password: string) {
@@ -127,8 +127,7 @@ test.describe('change password', () => {
     // An invalid form is refused quietly: no unhandled promise rejection reaches the page.
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByTestId('menu-change-password').click();
+    await chooseFromAvatarMenu(page, 'menu-change-password');
     const modal = page.locator('.ant-modal');
     // Click only once the zoom-in has finished, so the click lands on the settled button.
     await expect(modal).toBeVisible();
@@ -163,8 +162,7 @@ test.describe('change password in Chinese', () => {
   test('a wrong old password is answered by a warning toast with the server message', async ({ page }) => {
     await page.context().addInitScript(() => localStorage.setItem('app_language', JSON.stringify({ value: 'zh-CN', expire: null })));
     await signIn(page, 'viewer');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByTestId('menu-change-password').click();
+    await chooseFromAvatarMenu(page, 'menu-change-password');
     const modal = page.locator('.ant-modal');
     await expect(modal).toBeVisible();
     await expect(modal).not.toHaveClass(/ant-zoom/);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, apiLogin, enterpriseIds, signIn } from './helpers.ts';
+import { api, apiLogin, chooseFromAvatarMenu, enterpriseIds, signIn } from './helpers.ts';
 
 test.describe('audit trail', () => {
   test('an admin finds who changed a setting, what it was and what it became, filters and exports the trail; a site drawer shows its changes', async ({ page }) => {
@@ -12,8 +12,7 @@ test.describe('audit trail', () => {
     await api(token, 'PUT', `/construction/sites/${site.id}`, { name: '审计演示工地（东段）', buildType: 'road', point: '[120.16,30.21]', radiusM: 25 }, water);
 
     await signIn(page, 'admin');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByTestId('menu-audit').click();
+    await chooseFromAvatarMenu(page, 'menu-audit');
     await expect(page).toHaveURL(/\/system\/audit$/);
     const table = page.getByTestId('audit-table');
     await page.getByTestId('audit-object').fill('alerts/settings');

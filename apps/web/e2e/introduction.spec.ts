@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers.ts';
+import { chooseFromAvatarMenu, signIn } from './helpers.ts';
 
 test.describe('product introduction', () => {
   test('from the avatar menu: the flow from satellite to alerts and each module with the enterprise\'s own figures, in both languages', async ({ page }, testInfo) => {
     await signIn(page, 'admin');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByText('Product introduction').click();
+    await chooseFromAvatarMenu(page, 'menu-intro');
     await expect(page).toHaveURL(/\/system\/productionIntroduction$/);
     const intro = page.getByTestId('production-introduction');
     await expect(intro.getByTestId('intro-flow')).toContainText('Composite risk');

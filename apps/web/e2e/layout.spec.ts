@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, apiLogin, askToSignOut, enterpriseIds, signIn } from './helpers.ts';
+import { api, apiLogin, askToSignOut, chooseFromAvatarMenu, enterpriseIds, signIn } from './helpers.ts';
 
 const TOP_ENTRIES = ['Projects', 'Enterprise', 'Leak detection', 'Settlement', 'Weather', 'Risk', 'Supervision'];
 const FOOTER_HIDDEN = ['/project/list', '/enterprise/map', '/settlement', '/leak', '/risk/construction', '/risk/riskProne'];
@@ -103,8 +103,7 @@ test.describe('layouts', () => {
 
   test('the avatar menu leads to the production introduction', async ({ page }) => {
     await signIn(page, 'viewer');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByText('Product introduction').click();
+    await chooseFromAvatarMenu(page, 'menu-intro');
     await expect(page).toHaveURL(/\/system\/productionIntroduction$/);
     await expect(page.getByTestId('production-introduction')).toContainText('L-band SAR');
   });

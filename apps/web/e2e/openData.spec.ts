@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers.ts';
+import { chooseFromAvatarMenu, signIn } from './helpers.ts';
 import { E2E_BASE_URL } from './server.ts';
 
 const collections = (token: string) => fetch(`${E2E_BASE_URL}/api/ogc/collections?key=${encodeURIComponent(token)}`);
@@ -7,8 +7,7 @@ const collections = (token: string) => fetch(`${E2E_BASE_URL}/api/ogc/collection
 test.describe('open data', () => {
   test('a user makes a personal access token on the account page, a GIS client reads the layers with it, and revoking it stops the client', async ({ page }, testInfo) => {
     await signIn(page, 'viewer');
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByTestId('menu-account').click();
+    await chooseFromAvatarMenu(page, 'menu-account');
     await expect(page).toHaveURL(/\/system\/account$/);
     await expect(page.getByTestId('account-page')).toContainText('Personal access tokens');
     await expect(page.getByTestId('account-page')).toContainText('/api/ogc?key=YOUR_TOKEN');

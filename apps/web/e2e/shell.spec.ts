@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiLogin, clickMenuItem, clickSubmenuItem, enterpriseIds, signIn } from './helpers.ts';
+import { api, apiLogin, chooseFromAvatarMenu, clickMenuItem, clickSubmenuItem, enterpriseIds, signIn } from './helpers.ts';
 
 const tabLabels = (page: Page) => page.getByTestId('tab-label').allTextContents();
 
@@ -52,8 +52,7 @@ test.describe('multi-tab bar', () => {
     // Full page loads start a new tab list; open the rest by clicking in the console.
     await page.goto('/project/list');
     await clickMenuItem(page, 'Leak detection', /\/leak$/);
-    await page.getByTestId('avatar-menu').hover();
-    await page.getByText('Product introduction').click();
+    await chooseFromAvatarMenu(page, 'menu-intro');
     await expect(page).toHaveURL(/productionIntroduction/);
     await expect.poll(() => tabLabels(page)).toEqual(['Projects', 'Leak detection', 'Product introduction']);
 

@@ -40,7 +40,7 @@ export function AvatarDropdown() {
           items: [
             { key: 'account', icon: <SettingOutlined />, label: <span data-testid="menu-account">{t('menu.account.settings')}</span> },
             { key: 'password', icon: <KeyOutlined />, label: <span data-testid="menu-change-password">{t('menu.account.changePassword')}</span> },
-            { key: 'intro', icon: <InfoCircleOutlined />, label: t('menu.productionIntroduction') },
+            { key: 'intro', icon: <InfoCircleOutlined />, label: <span data-testid="menu-intro">{t('menu.productionIntroduction')}</span> },
             ...(isPlatformAdmin || role === 'admin' ? [{ key: 'audit', icon: <FileSearchOutlined />, label: <span data-testid="menu-audit">{t('menu.audit')}</span> }] : []),
             ...(isPlatformAdmin ? [{ key: 'review', icon: <AuditOutlined />, label: <span data-testid="menu-review">{t('menu.enterpriseReview')}</span> }] : []),
             { type: 'divider' },
