@@ -137,7 +137,10 @@ async function copyTables(source: Database, targetUrl: string) {
       await client.query(`create table if not exists ${pg.escapeIdentifier(name)} partition of ${pg.escapeIdentifier(parent)} ${bound}`);
     }
     // Rows are copied table by table, partitions as the leaves they are (a parent holds none of its own).
-    const leaves = await queryRows<{ name: string }>(source.db, sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by c.relname`);
+    // A table only the source has is work that was under way (an import's or an assessment's
+    // table, not attached yet), not data: the schema's tables and partitions are all in the target.
+    const inTarget = new Set((await client.query<{ name: string }>(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'`)).rows.map((r) => r.name));
+    const leaves = (await queryRows<{ name: string }>(source.db, sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by c.relname`)).filter((l) => inTarget.has(l.name));
     // Rows go in as they are (their triggers' work is in the rows copied), in any order. As the
     // database's owner, not a superuser (who alone may turn every trigger off for the session):
     // the tables' own triggers are turned off, and the foreign keys dropped and made again after,

@@ -184,13 +184,19 @@ describe('backup and restore', () => {
     try {
       await migrateDatabase(embedded);
       await seedDemo(embedded.db, { cityPipes: 500 });
+      // Taken while a risk assessment was under way: its work table is in the backup, and stays behind.
+      const { sql: q } = await import('drizzle-orm');
+      await embedded.db.execute(q`create unlogged table pipe_risk_work_1_scores (pipe_row_id bigint primary key)`);
+      await embedded.db.execute(q`insert into pipe_risk_work_1_scores values (1)`);
       const dataDir = await folder();
       const file = join(dataDir, 'embedded.tar.gz');
       const manifest = await backup(embedded, { dataDir, file });
       expect(manifest.kind).toBe('pglite');
       const target = { dataDir: await folder(), databaseUrl: await emptyServerDatabase() };
       const restored = await restore(file, target);
-      expect(restored.counts).toEqual(manifest.tables);
+      const { pipe_risk_work_1_scores: work, ...data } = manifest.tables;
+      expect(work).toBe(1);
+      expect(restored.counts).toEqual(data);
       // The server carries on where the embedded database stopped: new rows take new ids.
       const server = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: null });
       try {

@@ -5,6 +5,7 @@ import { as, login, multipartFile, useDemoServer } from '../../testing/app.ts';
 import { metresPerDegree } from '../../geo/local.ts';
 import { pipeRiskRuns } from '../../db/schema.ts';
 import { nonEmpty } from '../../testing/lists.ts';
+import { queryRows } from '../../db/client.ts';
 
 const demo = useDemoServer();
 type Api = ReturnType<typeof as>;
@@ -226,6 +227,42 @@ describe('composite risk per pipe segment', () => {
     const counts = (await demo.database.db.execute(sql`select enterprise_id as "enterprise", count(*)::int as "segments" from pipe_risks where enterprise_id in (${demo.ids.gas}, ${demo.ids.water}) group by 1`)) as unknown as { rows: { enterprise: number; segments: number }[] };
     const pipesOf = (await demo.database.db.execute(sql`select enterprise_id as "enterprise", count(*)::int as "segments" from pipes where enterprise_id in (${demo.ids.gas}, ${demo.ids.water}) group by 1`)) as unknown as { rows: { enterprise: number; segments: number }[] };
     expect(new Map(counts.rows.map((r) => [r.enterprise, r.segments]))).toEqual(new Map(pipesOf.rows.map((r) => [r.enterprise, r.segments])));
+  });
+
+  it('assesses in steps: what is asked meanwhile is answered between them, and readers see the old assessment until the new one is swapped in whole', async () => {
+    const water = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
+    const db = demo.database.db;
+    const scores = `pipe_risk_work_${demo.ids.water}_scores`;
+    // A network of many steps' worth: 20,000 copies of one pipe beside the demo's.
+    await db.execute(sql`
+      insert into pipes (enterprise_id, pipe_id, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy)
+      select enterprise_id, 'W-STEP-' || n, network_type, material, geometry, tile_line, length_m, minx, miny, maxx, maxy
+      from pipes, generate_series(1, 20000) n where enterprise_id = ${demo.ids.water} and pipe_id = (select min(pipe_id) from pipes where enterprise_id = ${demo.ids.water})`);
+    const [{ segments }] = await queryRows<{ segments: number }>(db, sql`select count(*)::int as segments from pipes where enterprise_id = ${demo.ids.water}`);
+    const [{ before }] = await queryRows<{ before: number }>(db, sql`select count(*)::int as before from pipe_risks where enterprise_id = ${demo.ids.water}`);
+    let finished = false;
+    const run = water({ method: 'POST', url: '/api/pipe-risk/runs' }).finally(() => (finished = true));
+    // Statements of ours while it runs (the embedded database answers one at a time: one long
+    // statement would hold each of them until it ended): the scores of part of the network, and
+    // the old assessment still whole.
+    const partway: { scored: number; old: number }[] = [];
+    while (!finished) {
+      const [{ exists }] = await queryRows<{ exists: boolean }>(db, sql`select to_regclass(${scores}) is not null as exists`);
+      const scored = exists ? await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(scores)}`).then(([r]) => r.n, () => 0) : 0;
+      const [{ old }] = await queryRows<{ old: number }>(db, sql`select count(*)::int as old from pipe_risks where enterprise_id = ${demo.ids.water}`);
+      if (!finished && scored > 0 && scored < segments) partway.push({ scored, old });
+      // The embedded database answers without leaving the event loop: let the run's timers in.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const response = await run;
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().result).toMatchObject({ status: 'succeeded', segments });
+    expect(partway.length).toBeGreaterThan(0);
+    expect(partway.map((p) => p.old)).toEqual(partway.map(() => before));
+    // The work tables go with the run; the new assessment holds every segment.
+    expect((await queryRows<{ name: string }>(db, sql`select relname as name from pg_class where relname like ${`pipe_risk_work_${demo.ids.water}_%`}`)).map((r) => r.name)).toEqual([]);
+    const [{ after }] = await queryRows<{ after: number }>(db, sql`select count(*)::int as after from pipe_risks where enterprise_id = ${demo.ids.water}`);
+    expect(after).toBe(segments);
   });
 });
 

@@ -42,15 +42,15 @@ const reachBox = (k: string) => {
                  point(${K}.lon + ${SENSITIVE_REACH_M} / (${M_LON} * cos(radians(${K}.lat))), ${K}.lat + ${SENSITIVE_REACH_M}::float8 / ${M_LAT}))`;
 };
 
-/** Per segment within reach of a sensitive site: the metres to the nearest one (the assessment's factor table). */
-export const nearestSiteSql = (enterpriseId: number) => sql`
+/** Per segment within reach of a sensitive site (of those `sites` picks): the metres to the nearest one (the assessment's factor table). */
+export const nearestSiteSql = (enterpriseId: number, sites: SQL = sql`true`) => sql`
   select pipe_row_id, min(m) as m from (
     select p.id as pipe_row_id, ${siteDistanceSql('p', 'k')} as m
     from sensitive_sites k
     -- Per site, the pipes in its reach by the GiST box index (the sites are few, the pipes many);
     -- OFFSET 0 keeps the planner from flattening, so each distance is measured once.
     cross join lateral (select id, geometry from pipes where enterprise_id = ${enterpriseId} and box(point(minx, miny), point(maxx, maxy)) && ${reachBox('k')} offset 0) p
-    where k.enterprise_id = ${enterpriseId}
+    where k.enterprise_id = ${enterpriseId} and ${sites}
     offset 0) d
   where m <= ${SENSITIVE_REACH_M} group by pipe_row_id`;
 
