@@ -87,21 +87,23 @@ const WORK_PARTS = ['inputs', 'near', 'scores', 'sets', 'grades', 'ranks', 'chan
 const workTable = (enterpriseId: number, part: (typeof WORK_PARTS)[number]) => sql.identifier(`pipe_risk_work_${Math.trunc(enterpriseId)}_${part}`);
 
 /**
- * How long one step of an assessment should hold the database: the embedded one answers nothing
- * else meanwhile, so a request that comes during a step waits for it (the goal: p99 < 100 ms).
+ * How each kind of database is stepped through. The embedded one answers nothing else during a
+ * step, so a request that comes meanwhile waits for it (the goal: p99 < 100 ms): steps of ~30 ms,
+ * each followed by a rest of half its time, so that a request of several statements (each queues
+ * behind a step) finishes between two; the load table is indexed before it is filled (an index
+ * built whole is one long statement). On a server readers never wait for a step: longer steps
+ * cost less (each is planned anew), the rests leave the cores to the requests a fifth of the
+ * time, and the load table is indexed once filled (sorted builds, cheaper than inserts through
+ * the indexes).
  */
-const STEP_MS = 30;
+const PACE = {
+  pglite: { stepMs: 30, rest: 0.5, indexFirst: true },
+  postgres: { stepMs: 500, rest: 0.25, indexFirst: false },
+};
 /** Rows in the first step and the bounds of a step; each next step's size follows the time the last one took. */
-const SEGMENT_STEPS = { first: 4_000, min: 500, max: 100_000 };
+const SEGMENT_STEPS = { first: 4_000, min: 500, max: 250_000 };
 /** A sensitive site measures its distance to every pipe within 500 m of it: a few at a time. */
 const SITE_STEPS = { first: 2, min: 1, max: 1_000 };
-/**
- * The rest after each step, as a share of the step's time: on the embedded database, whose engine
- * runs on the server's own thread, a request of several statements finishes between two steps
- * (each statement queues behind a step); on a server, where requests run beside the steps, the
- * cores are left to them a fifth of the time.
- */
-const REST_SHARE = { pglite: 0.5, postgres: 0.25 };
 /** A network replaced while it was being assessed is assessed again, this many times at most. */
 const TRIES = 3;
 
@@ -129,10 +131,10 @@ async function step(db: Db, statement: SQL) {
 
 /**
  * Runs `work(rows)` over `table`'s rows of the enterprise in ranges of `key`, each sized to take
- * about STEP_MS and followed by a rest, so that what users ask meanwhile is answered between them.
+ * about the pace's step and followed by a rest, so that what users ask meanwhile is answered between them.
  */
 async function inSteps(db: Db, table: SQLWrapper, key: string, enterpriseId: number | null, steps: typeof SEGMENT_STEPS, work: (rows: (column: string) => SQL) => Promise<void>) {
-  const rest = isServerDatabase(db) ? REST_SHARE.postgres : REST_SHARE.pglite;
+  const pace = isServerDatabase(db) ? PACE.postgres : PACE.pglite;
   const K = sql.identifier(key);
   const ofEnterprise = enterpriseId === null ? sql`true` : sql`enterprise_id = ${enterpriseId}`;
   let after = 0;
@@ -152,10 +154,10 @@ async function inSteps(db: Db, table: SQLWrapper, key: string, enterpriseId: num
     await work((column) => sql`${sql.raw(column)} > ${from} and ${sql.raw(column)} <= ${to}`);
     const took = performance.now() - started;
     after = to;
-    // Half-way to the size that would have taken STEP_MS: steady on a machine whose speed wanders.
-    const next = size * Math.sqrt(STEP_MS / Math.max(took, 1));
+    // Half-way to the size that would have taken a step's time: steady on a machine whose speed wanders.
+    const next = size * Math.sqrt(pace.stepMs / Math.max(took, 1));
     size = Math.round(Math.min(steps.max, Math.max(steps.min, next)));
-    await sleep(took * rest);
+    await sleep(took * pace.rest);
   }
 }
 
@@ -170,7 +172,7 @@ async function dropWorkTables(db: Db, enterpriseId: number) {
  * gets a row in the changes with the day; the new assessment replaces the old whole, in one short
  * transaction at the end (readers see the old one till then, and nothing of a failed one).
  *
- * The work goes in steps of a few thousand segments with rests between (see STEP_MS), into work
+ * The work goes in steps of a few thousand segments with rests between (see PACE), into work
  * tables of the enterprise's: on the embedded database, one statement over a million segments held
  * every request for seconds.
  */
@@ -289,10 +291,16 @@ async function assessOnce(db: Db, enterpriseId: number, weights: RiskWeights, no
       from ${grades} group by level, score, risk_index`);
     await db.execute(sql`analyze ${ranks}`);
     await db.execute(sql`create unlogged table ${changes} (pipe_row_id bigint not null, from_level text not null, to_level text not null)`);
-    // 4. The new assessment goes into a table of its own, indexed before it is filled (an index
-    // built whole would be one long statement), a range of segments a step, with the changes of level.
+    // 4. The new assessment goes into a table of its own, a range of segments a step, with the changes of level.
+    const { indexFirst } = isServerDatabase(db) ? PACE.postgres : PACE.pglite;
+    const buildIndexes = () =>
+      db.transaction(async (tx) => {
+        // On one core, as the steps (the users' requests keep the other).
+        if (isServerDatabase(db)) await tx.execute(sql`set local max_parallel_maintenance_workers = 0`);
+        await buildIndexesLike(tx as unknown as Db, 'pipe_risks', load, { inTransaction: true });
+      });
     await createLoadTable(db, 'pipe_risks', load, 'enterprise_id', enterpriseId);
-    await db.transaction((tx) => buildIndexesLike(tx as unknown as Db, 'pipe_risks', load, { inTransaction: true }));
+    if (indexFirst) await buildIndexes();
     await inSteps(db, scores, 'pipe_row_id', null, SEGMENT_STEPS, (rows) =>
       step(db, sql`with graded as (
           select n.*, g.likelihood, g.consequence, g.score, g.risk_index, k.percentile, g.level, g.masked
@@ -304,6 +312,7 @@ async function assessOnce(db: Db, enterpriseId: number, weights: RiskWeights, no
           case when old_level = level then old_since else ${today}::date end
         from graded`),
     );
+    if (!indexFirst) await buildIndexes();
     // Its statistics before anyone plans against it (the tiles and the list read it at once), from
     // a small sample: a full one reads every page of a million rows in one statement.
     await db.transaction(async (tx) => {
