@@ -3,7 +3,7 @@
  * the demo at 1,000,000 segments (with its leaks, sites, risk-prone areas, warnings), every segment
  * in one enterprise, with 10,000 construction sites and 1,000 risk-prone areas spread over the city
  * and measured against the pipes as the console measures them (their whole pipe sets kept as rows),
- * assessed by the same statement (assessNetwork) on embedded PGlite (the goal: under a minute) and
+ * assessed by the same code (assessNetwork, in steps) on embedded PGlite (the goal: under a minute) and
  * on the PostgreSQL server as the peer, in turns, twice each (the second run also compares with
  * the first and keeps the changes). The levels both find are compared. BENCH_RISK_PIPES,
  * BENCH_RISK_SITES and BENCH_RISK_AREAS change the sizes.
@@ -69,7 +69,7 @@ async function placeSitesAndAreas(db: Db, enterpriseId: number) {
 export async function benchPipeRisk(say: (line: string) => void) {
   const dir = await mkdtemp(join(tmpdir(), 'risk-bench-'));
   const [load1, load5] = loadavg();
-  say(`\nComposite pipe risk over ${PIPES.toLocaleString('en')} segments, one statement per assessment (machine load ${load1.toFixed(2)} / ${load5.toFixed(2)})`);
+  say(`\nComposite pipe risk over ${PIPES.toLocaleString('en')} segments, assessed in steps (machine load ${load1.toFixed(2)} / ${load5.toFixed(2)})`);
   const kinds = ['pglite', 'postgres'] as const;
   const databases = await Promise.all(kinds.map((kind) => freshDatabase(kind, dir)));
   try {
