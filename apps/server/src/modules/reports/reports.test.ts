@@ -83,11 +83,15 @@ describe('monthly risk reports', () => {
 
   it("of the demo's month draw its settlement bowls on the map with their codes, and list its works and warnings", async () => {
     const admin = as(demo.app, await login(demo.app, 'admin'), demo.ids.water);
-    const [{ month }] = await queryRows<{ month: string }>(demo.database.db, sql`select to_char(now() at time zone 'Asia/Shanghai', 'YYYY-MM') as month`);
+    const all = (await admin({ method: 'GET', url: '/api/alerts/incidents?pageSize=100' })).json().result.list.filter((i: { kind: string }) => i.kind === 'bowl') as { code: string; raisedAt: string }[];
+    expect(all.length).toBeGreaterThan(0);
+    // The month the demo's bowls were raised in (in the enterprise's time zone: early in a month
+    // they may be last month's), and the bowls of that month.
+    const monthOf = (at: string) => new Date(new Date(at).getTime() + 8 * 3_600_000).toISOString().slice(0, 7);
+    const month = monthOf(all[0].raisedAt);
+    const bowls = all.filter((b) => monthOf(b.raisedAt) === month);
     const id = (await admin({ method: 'POST', url: '/api/reports', payload: { month } })).json().result.id;
     const { blocks } = (await admin({ method: 'GET', url: `/api/reports/${id}`, headers: { 'accept-language': 'zh-CN' } })).json().result;
-    const bowls = (await admin({ method: 'GET', url: '/api/alerts/incidents?pageSize=100' })).json().result.list.filter((i: { kind: string }) => i.kind === 'bowl');
-    expect(bowls.length).toBeGreaterThan(0);
     const map = blocks.find((b: { kind: string; svg?: string }) => b.kind === 'drawing' && b.svg!.includes(bowls[0].code));
     expect(map).toBeDefined();
     expect(JSON.stringify(blocks)).toContain(`本月新增沉降漏斗 ${bowls.length} 处`);
