@@ -100,6 +100,7 @@ const PACE = {
   pglite: { stepMs: 30, rest: 0.5, indexFirst: true },
   postgres: { stepMs: 500, rest: 0.25, indexFirst: false },
 };
+const paceOf = (db: Db) => (isServerDatabase(db) ? PACE.postgres : PACE.pglite);
 /** Rows in the first step and the bounds of a step; each next step's size follows the time the last one took. */
 const SEGMENT_STEPS = { first: 4_000, min: 500, max: 250_000 };
 /** A sensitive site measures its distance to every pipe within 500 m of it: a few at a time. */
@@ -134,7 +135,7 @@ async function step(db: Db, statement: SQL) {
  * about the pace's step and followed by a rest, so that what users ask meanwhile is answered between them.
  */
 async function inSteps(db: Db, table: SQLWrapper, key: string, enterpriseId: number | null, steps: typeof SEGMENT_STEPS, work: (rows: (column: string) => SQL) => Promise<void>) {
-  const pace = isServerDatabase(db) ? PACE.postgres : PACE.pglite;
+  const pace = paceOf(db);
   const K = sql.identifier(key);
   const ofEnterprise = enterpriseId === null ? sql`true` : sql`enterprise_id = ${enterpriseId}`;
   let after = 0;
@@ -292,7 +293,7 @@ async function assessOnce(db: Db, enterpriseId: number, weights: RiskWeights, no
     await db.execute(sql`analyze ${ranks}`);
     await db.execute(sql`create unlogged table ${changes} (pipe_row_id bigint not null, from_level text not null, to_level text not null)`);
     // 4. The new assessment goes into a table of its own, a range of segments a step, with the changes of level.
-    const { indexFirst } = isServerDatabase(db) ? PACE.postgres : PACE.pglite;
+    const { indexFirst } = paceOf(db);
     const buildIndexes = () =>
       db.transaction(async (tx) => {
         // On one core, as the steps (the users' requests keep the other).
